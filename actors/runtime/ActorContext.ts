@@ -1,0 +1,35 @@
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import type { Clock } from '../../src/domain/Clock.js';
+import type { Logger } from '../../src/domain/Logger.js';
+import type { SnowflakeGenerator } from '../../src/domain/snowflake.js';
+import type { ActorKind, CommandOf, ReplyOf } from './ActorKind.js';
+
+/**
+ * What the actor system offers actors: typed calls to other actors, fan-out batched per node, and
+ * frames pushed to the edge holding a socket. Implemented by cluster/ActorSystem; actors see only this.
+ */
+export interface ActorMessenger {
+  /** Request-reply with a deadline (ms); rejects with ServiceUnavailableError when it passes. */
+  ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>>;
+  /** Fire-and-forget; a Guild uses only this toward Channels and Sessions (no awaits, no deadlock). */
+  tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void;
+  /** Sends one event to many sessions: grouped by hosting node, serialized once per node. */
+  fanOut(sessionIds: readonly string[], event: DispatchEvent): void;
+  /** Pushes gateway frames to a socket on an edge node; closes it after them when closeCode > 0. */
+  pushFrames(nodeId: string, socketId: string, frames: readonly string[], closeCode?: number): void;
+}
+
+/** Everything one actor may use besides its storage ports. */
+export interface ActorContext extends ActorMessenger {
+  readonly kind: ActorKind;
+  readonly key: string;
+  /** This node's id (`host:port@incarnation`), e.g. for a session's socket address. */
+  readonly nodeId: string;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly ids: SnowflakeGenerator;
+  /** Tells this actor `command` after `delayMs`; timers never touch state themselves. Returns a cancel. */
+  tellSelfAfter(delayMs: number, command: CommandOf<ActorKind>): () => void;
+  /** Asks the host to stop this actor once its current turn ends. */
+  stopSelf(): void;
+}

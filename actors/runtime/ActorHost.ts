@@ -1,0 +1,200 @@
+import type { Clock } from '../../src/domain/Clock.js';
+import { toAppError } from '../../src/domain/errors.js';
+import type { Logger } from '../../src/domain/Logger.js';
+import type { SnowflakeGenerator } from '../../src/domain/snowflake.js';
+import type { Actor } from './Actor.js';
+import type { ActorContext, ActorMessenger } from './ActorContext.js';
+import type { ActorKind, CommandOf, ReplyOf } from './ActorKind.js';
+import { Mailbox } from './Mailbox.js';
+
+/** Options of the local actor host (owned here, composed into Config). */
+export interface ActorOptions {
+  /** Messages an actor may have waiting before it refuses more. */
+  readonly mailboxCapacity: number;
+  /** An actor with nothing to do for this long is passivated. */
+  readonly idleTimeoutMs: number;
+}
+
+/** Builds the actor for a key; the composition root wires storage ports in. */
+export type ActorFactory = <K extends ActorKind>(kind: K, key: string, ctx: ActorContext) => Actor<CommandOf<K>, ReplyOf<K>>;
+
+type AnyActor = Actor<CommandOf<ActorKind>, ReplyOf<ActorKind>>;
+
+interface Activation {
+  readonly actor: AnyActor;
+  readonly mailbox: Mailbox<CommandOf<ActorKind>, ReplyOf<ActorKind>>;
+  state: 'activating' | 'active' | 'stopping';
+  lastActiveMs: number;
+  readonly timers: Set<ReturnType<typeof setTimeout>>;
+}
+
+/** Dependencies of an ActorHost. */
+export interface ActorHostDeps {
+  readonly nodeId: string;
+  readonly factory: ActorFactory;
+  readonly messenger: ActorMessenger;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly ids: SnowflakeGenerator;
+  readonly options: ActorOptions;
+}
+
+/**
+ * Runs the activations this node owns: creates an actor on its first message (activation as the
+ * first turn, so later messages queue behind it), serves turns through a bounded mailbox, and
+ * passivates actors idle for `idleTimeoutMs`.
+ */
+export class ActorHost {
+  readonly #activations = new Map<string, Activation>();
+  readonly #sweeper: ReturnType<typeof setInterval>;
+
+  constructor(private readonly deps: ActorHostDeps) {
+    const every = Math.max(50, Math.floor(deps.options.idleTimeoutMs / 2));
+    this.#sweeper = setInterval(() => this.passivateIdle(), every);
+    this.#sweeper.unref();
+  }
+
+  /** Number of live activations (for health and benchmarks). */
+  get size(): number {
+    return this.#activations.size;
+  }
+
+  /** True when the actor is active here. */
+  isActive(kind: ActorKind, key: string): boolean {
+    return this.#activations.has(`${kind}:${key}`);
+  }
+
+  /** Request-reply to a local actor. */
+  ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
+    const activation = this.#activate(kind, key);
+    activation.lastActiveMs = this.deps.clock.now();
+    return activation.mailbox.ask(command) as Promise<ReplyOf<K>>;
+  }
+
+  /** One-way message to a local actor; throws ActorOverloadedError when its mailbox is full. */
+  tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
+    const activation = this.#activate(kind, key);
+    activation.lastActiveMs = this.deps.clock.now();
+    activation.mailbox.tell(command);
+  }
+
+  /** Passivates every idle actor that allows it; returns how many stopped. */
+  passivateIdle(): number {
+    const cutoff = this.deps.clock.now() - this.deps.options.idleTimeoutMs;
+    let stopped = 0;
+    for (const [id, activation] of this.#activations) {
+      if (activation.lastActiveMs <= cutoff && !activation.mailbox.busy && activation.actor.canPassivate()) {
+        void this.#stop(id, activation);
+        stopped += 1;
+      }
+    }
+    return stopped;
+  }
+
+  /** Stops every activation (node shutdown). */
+  async shutdown(): Promise<void> {
+    clearInterval(this.#sweeper);
+    const stopping = [...this.#activations].map(([id, activation]) => this.#stop(id, activation));
+    await Promise.allSettled(stopping);
+  }
+
+  #activate(kind: ActorKind, key: string): Activation {
+    const id = `${kind}:${key}`;
+    const existing = this.#activations.get(id);
+    if (existing) return existing;
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const ctx = this.#context(kind, key, id, timers);
+    const actor: AnyActor = this.deps.factory(kind, key, ctx);
+    const log = this.deps.log;
+    const activation: Activation = {
+      actor,
+      mailbox: new Mailbox<CommandOf<ActorKind>, ReplyOf<ActorKind>>(
+        (command) => this.#turn(id, activation, command),
+        this.deps.options.mailboxCapacity,
+        (error) => {
+          if (toAppError(error).kind === 'internal') log.error('actor_tell_failed', { actor: id, err: error });
+        },
+      ),
+      state: 'activating',
+      lastActiveMs: this.deps.clock.now(),
+      timers,
+    };
+    this.#activations.set(id, activation);
+    return activation;
+  }
+
+  /** One turn; the first turn of an activation loads its state, so messages sent meanwhile wait in order. */
+  async #turn(id: string, activation: Activation, command: CommandOf<ActorKind>): Promise<ReplyOf<ActorKind>> {
+    if (activation.state === 'activating') {
+      try {
+        await activation.actor.activate();
+        activation.state = 'active';
+      } catch (error) {
+        if (this.#activations.get(id) === activation) this.#activations.delete(id);
+        activation.mailbox.rejectAll(error);
+        throw error;
+      }
+    }
+    return activation.actor.handle(command);
+  }
+
+  #context(kind: ActorKind, key: string, id: string, timers: Set<ReturnType<typeof setTimeout>>): ActorContext {
+    const { messenger } = this.deps;
+    return {
+      kind,
+      key,
+      nodeId: this.deps.nodeId,
+      clock: this.deps.clock,
+      log: this.deps.log.child({ actor: id }),
+      ids: this.deps.ids,
+      ask: (k, target, command, deadlineMs) => messenger.ask(k, target, command, deadlineMs),
+      tell: (k, target, command) => {
+        messenger.tell(k, target, command);
+      },
+      fanOut: (sessionIds, event) => {
+        messenger.fanOut(sessionIds, event);
+      },
+      pushFrames: (nodeId, socketId, frames, closeCode) => {
+        messenger.pushFrames(nodeId, socketId, frames, closeCode);
+      },
+      tellSelfAfter: (delayMs, command) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (this.#activations.get(id)?.timers === timers) this.tell(kind, key, command);
+        }, delayMs);
+        timer.unref();
+        timers.add(timer);
+        return () => {
+          clearTimeout(timer);
+          timers.delete(timer);
+        };
+      },
+      stopSelf: () => {
+        const activation = this.#activations.get(id);
+        if (activation?.timers === timers) queueMicrotask(() => void this.#stopWhenIdle(id, activation));
+      },
+    };
+  }
+
+  async #stopWhenIdle(id: string, activation: Activation): Promise<void> {
+    if (activation.mailbox.busy) {
+      activation.lastActiveMs = 0; // the sweeper takes it once the mailbox drains
+      return;
+    }
+    await this.#stop(id, activation);
+  }
+
+  async #stop(id: string, activation: Activation): Promise<void> {
+    // Removed synchronously, so a message arriving now starts a fresh activation from storage
+    // (write-through means storage already holds everything this one acknowledged).
+    this.#activations.delete(id);
+    activation.state = 'stopping';
+    for (const timer of activation.timers) clearTimeout(timer);
+    activation.timers.clear();
+    try {
+      await activation.actor.deactivate();
+    } catch (error) {
+      this.deps.log.error('actor_deactivate_failed', { actor: id, err: error });
+    }
+  }
+}

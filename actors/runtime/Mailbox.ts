@@ -1,0 +1,85 @@
+import { ActorOverloadedError } from '../../src/domain/errors.js';
+
+interface Letter<M, R> {
+  readonly message: M;
+  readonly resolve: ((reply: R) => void) | undefined;
+  readonly reject: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * A bounded, serial mailbox: one turn at a time, in arrival order. The only concurrency primitive
+ * actors use. A full mailbox refuses at once (ActorOverloadedError) instead of queueing without bound.
+ */
+export class Mailbox<M, R> {
+  readonly #queue: Letter<M, R>[] = [];
+  #head = 0;
+  #draining = false;
+
+  constructor(
+    private readonly turn: (message: M) => Promise<R>,
+    private readonly capacity: number,
+    private readonly onTellError: (error: unknown, message: M) => void,
+  ) {}
+
+  /** Messages waiting, not counting the one in its turn. */
+  get size(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  /** True while a turn runs or messages wait. */
+  get busy(): boolean {
+    return this.#draining || this.size > 0;
+  }
+
+  /** Queues a request; the promise settles with the turn's reply. */
+  ask(message: M): Promise<R> {
+    if (this.size >= this.capacity) return Promise.reject(new ActorOverloadedError());
+    return new Promise<R>((resolve, reject) => {
+      this.#queue.push({ message, resolve, reject });
+      this.#kick();
+    });
+  }
+
+  /** Queues a one-way message; a failure of its turn goes to `onTellError`. */
+  tell(message: M): void {
+    if (this.size >= this.capacity) throw new ActorOverloadedError();
+    this.#queue.push({ message, resolve: undefined, reject: undefined });
+    this.#kick();
+  }
+
+  /** Rejects every waiting message (used when an activation fails or is abandoned). */
+  rejectAll(error: unknown): void {
+    const waiting = this.#queue.splice(this.#head);
+    this.#queue.length = 0;
+    this.#head = 0;
+    for (const letter of waiting) letter.reject?.(error);
+  }
+
+  #kick(): void {
+    if (!this.#draining) {
+      this.#draining = true;
+      void this.#drain();
+    }
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#head < this.#queue.length) {
+      const letter = this.#queue[this.#head] as Letter<M, R>;
+      this.#head += 1;
+      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue.splice(0, this.#head); // compact without shifting on every turn
+        this.#head = 0;
+      }
+      try {
+        const reply = await this.turn(letter.message);
+        letter.resolve?.(reply);
+      } catch (error) {
+        if (letter.reject) letter.reject(error);
+        else this.onTellError(error, letter.message);
+      }
+    }
+    this.#queue.length = 0;
+    this.#head = 0;
+    this.#draining = false;
+  }
+}

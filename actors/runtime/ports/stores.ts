@@ -1,0 +1,110 @@
+import type {
+  ApplicationRecord,
+  ChannelRecord,
+  GuildRecord,
+  InviteRecord,
+  MemberRecord,
+  MessageRecord,
+  ReactionRecord,
+  RoleRecord,
+  UserRecord,
+} from './records.js';
+
+/**
+ * Storage ports, one per aggregate, declared here by the actors that need them and implemented in
+ * src/store (SQLite, Cassandra). Every write is durable when its promise resolves (write-through).
+ * Implementations throw ConflictError for uniqueness violations and ServiceUnavailableError when the
+ * engine cannot take the write; they never half-write a record.
+ */
+
+/** Accounts and their unique logins. */
+export interface UserStore {
+  /** Inserts a new user; ConflictError when the email or username#discriminator is taken. */
+  create(user: UserRecord): Promise<void>;
+  get(id: string): Promise<UserRecord | undefined>;
+  /** Looks a user up by lower-cased email. */
+  findByEmail(email: string): Promise<UserRecord | undefined>;
+  /** Looks a user up by username and discriminator (for relationship requests and login by tag). */
+  findByTag(username: string, discriminator: string): Promise<UserRecord | undefined>;
+  /** Replaces the record; ConflictError when a changed email or tag is taken. */
+  update(user: UserRecord): Promise<void>;
+}
+
+/** Applications and bots. */
+export interface ApplicationStore {
+  create(application: ApplicationRecord): Promise<void>;
+  get(id: string): Promise<ApplicationRecord | undefined>;
+  update(application: ApplicationRecord): Promise<void>;
+  listByOwner(ownerId: string): Promise<ApplicationRecord[]>;
+  /** The application whose bot user this is. */
+  findByBotUser(botUserId: string): Promise<ApplicationRecord | undefined>;
+}
+
+/** A guild and everything the Guild actor owns, loaded and written per record. */
+export interface GuildStore {
+  getGuild(id: string): Promise<GuildRecord | undefined>;
+  saveGuild(guild: GuildRecord): Promise<void>;
+  /** Deletes the guild with its channels, roles, members and invites. */
+  deleteGuild(id: string): Promise<void>;
+  listRoles(guildId: string): Promise<RoleRecord[]>;
+  saveRole(role: RoleRecord): Promise<void>;
+  deleteRole(guildId: string, roleId: string): Promise<void>;
+  listMembers(guildId: string): Promise<MemberRecord[]>;
+  saveMember(member: MemberRecord): Promise<void>;
+  deleteMember(guildId: string, userId: string): Promise<void>;
+  /** Guilds the user is a member of. */
+  guildIdsOfUser(userId: string): Promise<string[]>;
+  listInvites(guildId: string): Promise<InviteRecord[]>;
+  getInvite(code: string): Promise<InviteRecord | undefined>;
+  /** Inserts or replaces an invite; ConflictError when a new code is already taken by another invite. */
+  saveInvite(invite: InviteRecord): Promise<void>;
+  deleteInvite(code: string): Promise<void>;
+}
+
+/** Channels of every type, and DM indexes. */
+export interface ChannelStore {
+  get(id: string): Promise<ChannelRecord | undefined>;
+  save(channel: ChannelRecord): Promise<void>;
+  delete(id: string): Promise<void>;
+  listByGuild(guildId: string): Promise<ChannelRecord[]>;
+  /** DM and group-DM channels the user is a recipient of. */
+  listPrivate(userId: string): Promise<ChannelRecord[]>;
+  /** The 1:1 DM channel between two users, if one exists. */
+  findDm(userA: string, userB: string): Promise<ChannelRecord | undefined>;
+}
+
+/** Which page of a channel's messages to read; newest first. */
+export interface MessagePage {
+  readonly limit: number;
+  readonly before?: string;
+  readonly after?: string;
+}
+
+/** Messages of a channel, partitioned by time bucket; reactions and pins beside them. */
+export interface MessageStore {
+  insert(message: MessageRecord): Promise<void>;
+  update(message: MessageRecord): Promise<void>;
+  get(channelId: string, messageId: string): Promise<MessageRecord | undefined>;
+  /** Deletes messages and their reactions. */
+  delete(channelId: string, messageIds: readonly string[]): Promise<void>;
+  /** A page, newest first: ids < before, or ids > after (the `limit` closest to `after`), or the newest. */
+  list(channelId: string, page: MessagePage): Promise<MessageRecord[]>;
+  /** Pinned messages, newest pin first. */
+  listPinned(channelId: string): Promise<MessageRecord[]>;
+  addReaction(reaction: ReactionRecord): Promise<void>;
+  /** Removes one user's reaction, or every reaction of an emoji (userId undefined), or all (emoji undefined). */
+  removeReactions(channelId: string, messageId: string, emoji?: string, userId?: string): Promise<void>;
+  /** Reactions on a message, in the order they were added. */
+  listReactions(channelId: string, messageId: string): Promise<ReactionRecord[]>;
+}
+
+/** All ports, as the composition root hands them to actor factories. */
+export interface Stores {
+  readonly users: UserStore;
+  readonly applications: ApplicationStore;
+  readonly guilds: GuildStore;
+  readonly channels: ChannelStore;
+  readonly messages: MessageStore;
+  /** Closes connections (node shutdown). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+import type { ActorOptions } from '../../actors/runtime/ActorHost.js';
+import type { ClusterOptions } from '../../cluster/ActorSystem.js';
+import type { LogLevel } from '../domain/Logger.js';
+
+/** HTTP edge options. */
+export interface HttpOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Base URL clients reach this node at (used for the gateway URL); derived from host:port when empty. */
+  readonly publicUrl: string;
+  /** Largest accepted request body. */
+  readonly maxBodyBytes: number;
+  /** Requests per second one user (or IP) may make across all routes. */
+  readonly globalRateLimitPerSecond: number;
+  /** Messages one user may send per channel per window (Discord: 5 per 5 s). */
+  readonly messageRateLimit: number;
+  readonly messageRateWindowMs: number;
+}
+
+/** Gateway options. */
+export interface GatewayOptions {
+  readonly heartbeatIntervalMs: number;
+  /** How long a session survives without a socket, waiting for a Resume. */
+  readonly resumeWindowMs: number;
+  /** Dispatches a session keeps for replay. */
+  readonly resumeBufferSize: number;
+  /** Identifies per 5 s per user (max_concurrency). */
+  readonly maxConcurrency: number;
+  /** Session starts per 24 h per user (session_start_limit.total). */
+  readonly sessionStartLimit: number;
+}
+
+/** Storage and cluster backends. */
+export interface BackendOptions {
+  readonly mode: 'embedded' | 'cluster';
+  readonly dataDir: string;
+  readonly cassandra: { readonly contactPoints: readonly string[]; readonly localDataCenter: string; readonly keyspace: string };
+  readonly redis: { readonly url: string; readonly keyPrefix: string };
+  readonly grpcPort: number;
+}
+
+/** The whole configuration: one frozen object built by loadConfig(). */
+export interface Config {
+  readonly logLevel: LogLevel;
+  /** HMAC key for tokens; generated and kept in dataDir when not configured. */
+  readonly tokenSecret: string;
+  /** scrypt cost parameter N (a power of two). */
+  readonly passwordCost: number;
+  readonly http: HttpOptions;
+  readonly gateway: GatewayOptions;
+  readonly actors: ActorOptions;
+  readonly cluster: ClusterOptions;
+  readonly backend: BackendOptions;
+}

@@ -1,0 +1,45 @@
+import type { RouterContext } from '@koa/router';
+import type { ActorSystem } from '../../cluster/ActorSystem.js';
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { HttpOptions, GatewayOptions } from '../config/Config.js';
+import type { Logger } from '../domain/Logger.js';
+import type { SnowflakeGenerator } from '../domain/snowflake.js';
+import type { RateLimiter } from './RateLimiter.js';
+
+/** Stateless account operations that precede any user actor: registration and login. */
+export interface AccountDirectory {
+  /** Creates an account from a validated RegisterSchema body (JSON); resolves to the `{token}` JSON. */
+  register(userId: string, body: string): Promise<string>;
+  /** Checks a LoginSchema body (JSON); resolves to the `{token, user_id, user_settings}` JSON; 400 50035 when wrong. */
+  login(body: string): Promise<string>;
+}
+
+/** Finds which guild an invite code belongs to (invites are owned by their Guild actor). */
+export interface InviteDirectory {
+  resolveInvite(code: string): Promise<string | undefined>;
+}
+
+/** What route modules get: the router to actors, options, and edge services. */
+export interface EdgeDeps {
+  readonly system: ActorSystem;
+  readonly http: HttpOptions;
+  readonly gateway: GatewayOptions;
+  /** ws:// URL of the gateway, as GET /gateway returns it. */
+  readonly gatewayUrl: string;
+  readonly limiter: RateLimiter;
+  /** Assigns ids for entities the edge creates an actor for (a new user, a new guild). */
+  readonly ids: SnowflakeGenerator;
+  readonly accounts: AccountDirectory;
+  readonly invites: InviteDirectory;
+  readonly log: Logger;
+  /** Asks the operator's process to stop (POST /stop). */
+  readonly requestStop: () => void;
+}
+
+/** Per-request state: the caller, resolved on first use from the Authorization header. */
+export interface EdgeState {
+  caller?: Promise<Caller>;
+}
+
+/** The Koa context every route handler receives. */
+export type EdgeContext = RouterContext<EdgeState>;

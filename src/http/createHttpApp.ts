@@ -1,0 +1,41 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import type { EdgeDeps, EdgeState } from './EdgeDeps.js';
+import { errorMiddleware } from './errorMiddleware.js';
+import { readBody } from './readBody.js';
+import { rateLimitMiddleware } from './rateLimitMiddleware.js';
+import { ROUTE_MODULES } from './routes/index.js';
+
+/** API prefixes clients use; the same routes answer under each (Spacebar mounts v6..v10 too). */
+const PREFIXES = ['/api', '/api/v6', '/api/v7', '/api/v8', '/api/v9', '/api/v10'];
+
+/** Builds the Koa app: error mapping first, CORS, body reading, rate limits, then one router per resource. */
+export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
+  const app = new Koa<EdgeState>();
+  app.proxy = true;
+  app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    // Browser clients (Spacebar's web client) call from another origin.
+    ctx.set('Access-Control-Allow-Origin', ctx.get('origin') || '*');
+    ctx.set('Access-Control-Allow-Headers', '*');
+    ctx.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
+    ctx.set('Access-Control-Expose-Headers', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    // Routes are declared without a trailing slash; the spec lists most paths with one.
+    if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.slice(0, -1);
+    await next();
+  });
+  app.use(readBody(deps.http.maxBodyBytes));
+  app.use(rateLimitMiddleware(deps));
+  const api = new Router<EdgeState>();
+  for (const mount of ROUTE_MODULES) mount(api, deps);
+  for (const prefix of PREFIXES) {
+    const versioned = new Router<EdgeState>({ prefix });
+    versioned.use(api.routes());
+    app.use(versioned.routes());
+  }
+  return app;
+}

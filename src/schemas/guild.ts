@@ -1,0 +1,236 @@
+import { ChannelModifySchema, type ChannelModifyBody } from './channel.js';
+import { arr, bool, int, nullable, obj, oneOfTypes, permissionBits, snowflake, str } from './builders.js';
+
+/** POST /guilds body (name at most 100). */
+export const GuildCreateSchema = obj({
+  name: str({ maxLength: 100 }),
+  region: str(),
+  icon: nullable(str()),
+  channels: arr(ChannelModifySchema),
+  guild_template_code: str(),
+  system_channel_id: snowflake(),
+  rules_channel_id: snowflake(),
+});
+/** Validated GuildCreateSchema body. */
+export interface GuildCreateBody {
+  name?: string;
+  region?: string;
+  icon?: string | null;
+  channels?: ChannelModifyBody[];
+  guild_template_code?: string;
+  system_channel_id?: string;
+  rules_channel_id?: string;
+}
+
+/** PATCH /guilds/{id} body. */
+export const GuildUpdateSchema = obj({
+  name: str(),
+  banner: nullable(str()),
+  splash: nullable(str()),
+  description: str(),
+  features: arr(str()),
+  verification_level: int(),
+  default_message_notifications: int(),
+  system_channel_flags: int(),
+  explicit_content_filter: int(),
+  public_updates_channel_id: snowflake(),
+  afk_timeout: int(),
+  afk_channel_id: snowflake(),
+  preferred_locale: str(),
+  premium_progress_bar_enabled: bool(),
+  discovery_splash: str(),
+  region: str(),
+  icon: nullable(str()),
+  guild_template_code: str(),
+  system_channel_id: snowflake(),
+  rules_channel_id: snowflake(),
+});
+/** Validated GuildUpdateSchema body. */
+export interface GuildUpdateBody {
+  name?: string;
+  banner?: string | null;
+  splash?: string | null;
+  description?: string;
+  features?: string[];
+  verification_level?: number;
+  default_message_notifications?: number;
+  system_channel_flags?: number;
+  explicit_content_filter?: number;
+  public_updates_channel_id?: string;
+  afk_timeout?: number;
+  afk_channel_id?: string;
+  preferred_locale?: string;
+  premium_progress_bar_enabled?: boolean;
+  discovery_splash?: string;
+  region?: string;
+  icon?: string | null;
+  guild_template_code?: string;
+  system_channel_id?: string;
+  rules_channel_id?: string;
+}
+
+/** POST /guilds/templates/{code} body: create a guild from a template. */
+export const GuildTemplateCreateSchema = obj({ name: str(), avatar: nullable(str()) }, ['name']);
+/** Validated GuildTemplateCreateSchema body. */
+export interface GuildTemplateCreateBody {
+  name: string;
+  avatar?: string | null;
+}
+
+/** POST /guilds/{id}/templates body. */
+export const TemplateCreateSchema = obj({ name: str(), description: str() }, ['name']);
+/** Validated TemplateCreateSchema body. */
+export interface TemplateCreateBody {
+  name: string;
+  description?: string;
+}
+/** PATCH /guilds/{id}/templates/{code} body (same fields as TemplateCreateSchema). */
+export const TemplateModifySchema = TemplateCreateSchema;
+/** Validated TemplateModifySchema body. */
+export type TemplateModifyBody = TemplateCreateBody;
+
+/** PATCH /guilds/{id}/vanity-url body (code 1..20). */
+export const VanityUrlSchema = obj({ code: str({ minLength: 1, maxLength: 20 }) });
+/** Validated VanityUrlSchema body. */
+export interface VanityUrlBody {
+  code?: string;
+}
+
+/** PATCH /guilds/{id}/welcome-screen body. */
+export const GuildUpdateWelcomeScreenSchema = obj({
+  welcome_channels: arr(
+    obj({ channel_id: snowflake(), description: str(), emoji_id: snowflake(), emoji_name: str() }, [
+      'channel_id',
+      'description',
+    ]),
+  ),
+  enabled: bool(),
+  description: str(),
+});
+/** Validated GuildUpdateWelcomeScreenSchema body. */
+export interface GuildUpdateWelcomeScreenBody {
+  welcome_channels?: { channel_id: string; description: string; emoji_id?: string; emoji_name?: string }[];
+  enabled?: boolean;
+  description?: string;
+}
+
+/** PATCH /guilds/{id}/widget body. */
+export const WidgetModifySchema = obj({ enabled: bool(), channel_id: snowflake() }, ['enabled', 'channel_id']);
+/** Validated WidgetModifySchema body. */
+export interface WidgetModifyBody {
+  enabled: boolean;
+  channel_id: string;
+}
+
+/** POST /guilds/{id}/emojis body. */
+export const EmojiCreateSchema = obj(
+  { image: str(), name: str(), require_colons: nullable(bool()), roles: arr(snowflake()) },
+  ['image'],
+);
+/** Validated EmojiCreateSchema body. */
+export interface EmojiCreateBody {
+  image: string;
+  name?: string;
+  require_colons?: boolean | null;
+  roles?: string[];
+}
+
+/** PATCH /guilds/{id}/emojis/{emoji_id} body. */
+export const EmojiModifySchema = obj({ name: str(), roles: arr(snowflake()) });
+/** Validated EmojiModifySchema body. */
+export interface EmojiModifyBody {
+  name?: string;
+  roles?: string[];
+}
+
+/** POST/PATCH /guilds/{id}/stickers body (name 2..30, tags at most 200, description at most 100). */
+export const ModifyGuildStickerSchema = obj(
+  {
+    name: str({ minLength: 2, maxLength: 30 }),
+    tags: str({ maxLength: 200 }),
+    description: str({ maxLength: 100 }),
+  },
+  ['name', 'tags'],
+);
+/** Validated ModifyGuildStickerSchema body. */
+export interface ModifyGuildStickerBody {
+  name: string;
+  tags: string;
+  description?: string;
+}
+
+/** PATCH /guilds/{id}/roles/{role_id} body (permissions is a decimal bitfield string). */
+export const RoleModifySchema = obj({
+  name: str(),
+  permissions: permissionBits(),
+  color: int(),
+  hoist: bool(),
+  mentionable: bool(),
+  position: int(),
+  icon: str(),
+  unicode_emoji: str(),
+});
+/** Validated RoleModifySchema body. */
+export interface RoleModifyBody {
+  name?: string;
+  permissions?: string;
+  color?: number;
+  hoist?: boolean;
+  mentionable?: boolean;
+  position?: number;
+  icon?: string;
+  unicode_emoji?: string;
+}
+/** POST /guilds/{id}/roles body: the same fields as RoleModifySchema. */
+export const RoleCreateSchema = RoleModifySchema;
+/** Validated RoleCreateSchema body. */
+export type RoleCreateBody = RoleModifyBody;
+
+/** PATCH /guilds/{id}/roles body: an array of {id, position} (errors are keyed "0", "1", ...). */
+export const RolePositionUpdateSchema = arr(obj({ id: snowflake(), position: int() }, ['id', 'position']));
+/** Validated RolePositionUpdateSchema body. */
+export type RolePositionUpdateBody = { id: string; position: number }[];
+
+/** POST /channels/{id}/invites body; target_type also takes an integer, as Discord clients send it. */
+export const InviteCreateSchema = obj({
+  target_user_id: snowflake(),
+  target_type: oneOfTypes(['string', 'integer']),
+  validate: str(),
+  max_age: int(),
+  max_uses: int(),
+  temporary: bool(),
+  unique: bool(),
+  target_user: str(),
+  target_user_type: int(),
+});
+/** Validated InviteCreateSchema body. */
+export interface InviteCreateBody {
+  target_user_id?: string;
+  target_type?: string | number;
+  validate?: string;
+  max_age?: number;
+  max_uses?: number;
+  temporary?: boolean;
+  unique?: boolean;
+  target_user?: string;
+  target_user_type?: number;
+}
+
+/** POST /channels/{id}/purge body: delete messages between two ids. */
+export const PurgeSchema = obj({ before: snowflake(), after: snowflake() }, ['before', 'after']);
+/** Validated PurgeSchema body. */
+export interface PurgeBody {
+  before: string;
+  after: string;
+}
+
+/** POST /channels/{id}/webhooks body (name at most 80). */
+export const WebhookCreateSchema = obj({ name: str({ maxLength: 80 }), avatar: str() }, ['name']);
+/** Validated WebhookCreateSchema body. */
+export interface WebhookCreateBody {
+  name: string;
+  avatar?: string;
+}
+
+/** Member, ban and prune payloads live in member.ts (same spec section). */
+export * from './member.js';

@@ -1,0 +1,196 @@
+import * as account from './account.js';
+import * as application from './application.js';
+import * as channel from './channel.js';
+import * as guild from './guild.js';
+import * as message from './message.js';
+import * as realtime from './realtime.js';
+import * as user from './user.js';
+
+/** Every request, gateway and voice schema, by its spec name; `validate(name, body)` compiles them on first use. */
+export const schemas = {
+  // Account and authentication
+  LoginSchema: account.LoginSchema,
+  RegisterSchema: account.RegisterSchema,
+  TotpSchema: account.TotpSchema,
+  BackupCodesChallengeSchema: account.BackupCodesChallengeSchema,
+  ForgotPasswordSchema: account.ForgotPasswordSchema,
+  PasswordResetSchema: account.PasswordResetSchema,
+  VerifyEmailSchema: account.VerifyEmailSchema,
+  TotpEnableSchema: account.TotpEnableSchema,
+  TotpDisableSchema: account.TotpDisableSchema,
+  MfaCodesSchema: account.MfaCodesSchema,
+  CodesVerificationSchema: account.CodesVerificationSchema,
+  GenerateWebAuthnCredentialsSchema: account.GenerateWebAuthnCredentialsSchema,
+  CreateWebAuthnCredentialSchema: account.CreateWebAuthnCredentialSchema,
+  WebAuthnPostSchema: account.WebAuthnPostSchema,
+  WebAuthnTotpSchema: account.WebAuthnTotpSchema,
+  UserDeleteSchema: account.UserDeleteSchema,
+  // User
+  UserModifySchema: user.UserModifySchema,
+  UserProfileModifySchema: user.UserProfileModifySchema,
+  RelationshipPostSchema: user.RelationshipPostSchema,
+  RelationshipPutSchema: user.RelationshipPutSchema,
+  DmChannelCreateSchema: user.DmChannelCreateSchema,
+  UserSettingsSchema: user.UserSettingsSchema,
+  CustomStatus: user.CustomStatus,
+  FriendSourceFlags: user.FriendSourceFlags,
+  GuildFolder: user.GuildFolder,
+  UserGuildSettingsSchema: user.UserGuildSettingsSchema,
+  ChannelOverride: user.ChannelOverride,
+  MuteConfig: user.MuteConfig,
+  // Guild
+  GuildCreateSchema: guild.GuildCreateSchema,
+  GuildUpdateSchema: guild.GuildUpdateSchema,
+  GuildTemplateCreateSchema: guild.GuildTemplateCreateSchema,
+  TemplateCreateSchema: guild.TemplateCreateSchema,
+  TemplateModifySchema: guild.TemplateModifySchema,
+  VanityUrlSchema: guild.VanityUrlSchema,
+  GuildUpdateWelcomeScreenSchema: guild.GuildUpdateWelcomeScreenSchema,
+  WidgetModifySchema: guild.WidgetModifySchema,
+  BanCreateSchema: guild.BanCreateSchema,
+  BanModeratorSchema: guild.BanModeratorSchema,
+  BanRegistrySchema: guild.BanRegistrySchema,
+  EmojiCreateSchema: guild.EmojiCreateSchema,
+  EmojiModifySchema: guild.EmojiModifySchema,
+  ModifyGuildStickerSchema: guild.ModifyGuildStickerSchema,
+  RoleModifySchema: guild.RoleModifySchema,
+  RoleCreateSchema: guild.RoleCreateSchema,
+  RolePositionUpdateSchema: guild.RolePositionUpdateSchema,
+  MemberChangeSchema: guild.MemberChangeSchema,
+  MemberChangeProfileSchema: guild.MemberChangeProfileSchema,
+  MemberNickChangeSchema: guild.MemberNickChangeSchema,
+  PruneSchema: guild.PruneSchema,
+  InviteCreateSchema: guild.InviteCreateSchema,
+  PurgeSchema: guild.PurgeSchema,
+  WebhookCreateSchema: guild.WebhookCreateSchema,
+  // Channel
+  ChannelModifySchema: channel.ChannelModifySchema,
+  ChannelCreateSchema: channel.ChannelCreateSchema,
+  ChannelPermissionOverwriteType: channel.ChannelPermissionOverwriteType,
+  ChannelPermissionOverwriteSchema: channel.ChannelPermissionOverwriteSchema,
+  ChannelReorderSchema: channel.ChannelReorderSchema,
+  GuildChannelPositionSchema: channel.GuildChannelPositionSchema,
+  // Message
+  MessageCreateSchema: message.MessageCreateSchema,
+  MessageEditSchema: message.MessageEditSchema,
+  Embed: message.Embed,
+  EmbedImage: message.EmbedImage,
+  BulkDeleteSchema: message.BulkDeleteSchema,
+  MessageAcknowledgeSchema: message.MessageAcknowledgeSchema,
+  AckBulkSchema: message.AckBulkSchema,
+  // Application
+  ApplicationCreateSchema: application.ApplicationCreateSchema,
+  ApplicationModifySchema: application.ApplicationModifySchema,
+  ApplicationAuthorizeSchema: application.ApplicationAuthorizeSchema,
+  BotModifySchema: application.BotModifySchema,
+  // Real-time (gateway and voice)
+  IdentifySchema: realtime.IdentifySchema,
+  ActivitySchema: realtime.ActivitySchema,
+  Status: realtime.Status,
+  Activity: realtime.Activity,
+  ActivityType: realtime.ActivityType,
+  LazyRequestSchema: realtime.LazyRequestSchema,
+  VoiceStateUpdateSchema: realtime.VoiceStateUpdateSchema,
+  VoiceIdentifySchema: realtime.VoiceIdentifySchema,
+  VoiceVideoSchema: realtime.VoiceVideoSchema,
+  SelectProtocolSchema: realtime.SelectProtocolSchema,
+  TransportMakeRequestResponse: realtime.TransportMakeRequestResponse,
+} as const;
+
+/** Name of a schema in `schemas`, as passed to `validate`. */
+export type SchemaName = keyof typeof schemas;
+
+/** The validated body type of each schema, e.g. `SchemaBodies['RegisterSchema']` is RegisterBody. */
+export interface SchemaBodies {
+  LoginSchema: account.LoginBody;
+  RegisterSchema: account.RegisterBody;
+  TotpSchema: account.TotpBody;
+  BackupCodesChallengeSchema: account.BackupCodesChallengeBody;
+  ForgotPasswordSchema: account.ForgotPasswordBody;
+  PasswordResetSchema: account.PasswordResetBody;
+  VerifyEmailSchema: account.VerifyEmailBody;
+  TotpEnableSchema: account.TotpEnableBody;
+  TotpDisableSchema: account.TotpDisableBody;
+  MfaCodesSchema: account.MfaCodesBody;
+  CodesVerificationSchema: account.CodesVerificationBody;
+  GenerateWebAuthnCredentialsSchema: account.GenerateWebAuthnCredentialsBody;
+  CreateWebAuthnCredentialSchema: account.CreateWebAuthnCredentialBody;
+  WebAuthnPostSchema: account.WebAuthnPostBody;
+  WebAuthnTotpSchema: account.WebAuthnTotpBody;
+  UserDeleteSchema: account.UserDeleteBody;
+  UserModifySchema: user.UserModifyBody;
+  UserProfileModifySchema: user.UserProfileModifyBody;
+  RelationshipPostSchema: user.RelationshipPostBody;
+  RelationshipPutSchema: user.RelationshipPutBody;
+  DmChannelCreateSchema: user.DmChannelCreateBody;
+  UserSettingsSchema: user.UserSettingsBody;
+  CustomStatus: user.CustomStatus;
+  FriendSourceFlags: user.FriendSourceFlags;
+  GuildFolder: user.GuildFolder;
+  UserGuildSettingsSchema: user.UserGuildSettingsBody;
+  ChannelOverride: user.ChannelOverride;
+  MuteConfig: user.MuteConfig;
+  GuildCreateSchema: guild.GuildCreateBody;
+  GuildUpdateSchema: guild.GuildUpdateBody;
+  GuildTemplateCreateSchema: guild.GuildTemplateCreateBody;
+  TemplateCreateSchema: guild.TemplateCreateBody;
+  TemplateModifySchema: guild.TemplateModifyBody;
+  VanityUrlSchema: guild.VanityUrlBody;
+  GuildUpdateWelcomeScreenSchema: guild.GuildUpdateWelcomeScreenBody;
+  WidgetModifySchema: guild.WidgetModifyBody;
+  BanCreateSchema: guild.BanCreateBody;
+  BanModeratorSchema: guild.BanModeratorBody;
+  BanRegistrySchema: guild.BanRegistryBody;
+  EmojiCreateSchema: guild.EmojiCreateBody;
+  EmojiModifySchema: guild.EmojiModifyBody;
+  ModifyGuildStickerSchema: guild.ModifyGuildStickerBody;
+  RoleModifySchema: guild.RoleModifyBody;
+  RoleCreateSchema: guild.RoleCreateBody;
+  RolePositionUpdateSchema: guild.RolePositionUpdateBody;
+  MemberChangeSchema: guild.MemberChangeBody;
+  MemberChangeProfileSchema: guild.MemberChangeProfileBody;
+  MemberNickChangeSchema: guild.MemberNickChangeBody;
+  PruneSchema: guild.PruneBody;
+  InviteCreateSchema: guild.InviteCreateBody;
+  PurgeSchema: guild.PurgeBody;
+  WebhookCreateSchema: guild.WebhookCreateBody;
+  ChannelModifySchema: channel.ChannelModifyBody;
+  ChannelCreateSchema: channel.ChannelCreateBody;
+  ChannelPermissionOverwriteType: channel.ChannelPermissionOverwriteType;
+  ChannelPermissionOverwriteSchema: channel.ChannelPermissionOverwriteBody;
+  ChannelReorderSchema: channel.ChannelReorderBody;
+  GuildChannelPositionSchema: channel.GuildChannelPositionBody;
+  MessageCreateSchema: message.MessageCreateBody;
+  MessageEditSchema: message.MessageEditBody;
+  Embed: message.Embed;
+  EmbedImage: message.EmbedImage;
+  BulkDeleteSchema: message.BulkDeleteBody;
+  MessageAcknowledgeSchema: message.MessageAcknowledgeBody;
+  AckBulkSchema: message.AckBulkBody;
+  ApplicationCreateSchema: application.ApplicationCreateBody;
+  ApplicationModifySchema: application.ApplicationModifyBody;
+  ApplicationAuthorizeSchema: application.ApplicationAuthorizeBody;
+  BotModifySchema: application.BotModifyBody;
+  IdentifySchema: realtime.IdentifyBody;
+  ActivitySchema: realtime.ActivityBody;
+  Status: realtime.Status;
+  Activity: realtime.Activity;
+  ActivityType: realtime.ActivityType;
+  LazyRequestSchema: realtime.LazyRequestBody;
+  VoiceStateUpdateSchema: realtime.VoiceStateUpdateBody;
+  VoiceIdentifySchema: realtime.VoiceIdentifyBody;
+  VoiceVideoSchema: realtime.VoiceVideoBody;
+  SelectProtocolSchema: realtime.SelectProtocolBody;
+  TransportMakeRequestResponse: realtime.TransportMakeRequestResponse;
+}
+
+/** The validated body type of schema N (indexing also checks at compile time that every schema has a body type). */
+export type SchemaBody<N extends SchemaName> = SchemaBodies[N];
+
+export * from './account.js';
+export * from './application.js';
+export * from './channel.js';
+export * from './guild.js';
+export * from './message.js';
+export * from './realtime.js';
+export * from './user.js';

@@ -1,0 +1,39 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+import { ValidationError } from '../domain/errors.js';
+import { formErrors } from './formErrors.js';
+import { schemas, type SchemaName } from './index.js';
+
+/**
+ * The one ajv instance: every error is collected (allErrors), `verbose` keeps each failing schema for exact length
+ * messages, and bodies are never rewritten (no type coercion, no defaults, no removal of unknown properties).
+ */
+const ajv = new Ajv({
+  allErrors: true,
+  strict: false,
+  verbose: true,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+});
+// ajv-formats is CommonJS: under NodeNext the default import is module.exports, whose `default` is the plugin.
+formatsPlugin.default(ajv, ['email', 'date-time']);
+
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+/** The compiled validator for a schema, compiled on first use and cached; throws if the schema itself is invalid. */
+export function validatorFor(name: SchemaName): ValidateFunction {
+  let check = compiled.get(name);
+  if (check === undefined) {
+    check = ajv.compile(schemas[name]);
+    compiled.set(name, check);
+  }
+  return check;
+}
+
+/** Returns `body` typed as T if it matches schema `name`; otherwise throws ValidationError with Discord's 50035 tree. */
+export function validate<T>(name: SchemaName, body: unknown): T {
+  const check = validatorFor(name);
+  if (check(body)) return body as T;
+  throw new ValidationError(formErrors(check.errors ?? []));
+}

@@ -1,0 +1,26 @@
+import type { Stores } from '../../../actors/runtime/ports/stores.js';
+import { SqliteApplicationStore } from './SqliteApplicationStore.js';
+import { SqliteChannelStore } from './SqliteChannelStore.js';
+import { SqliteDatabase, type SqliteDatabaseOptions } from './SqliteDatabase.js';
+import { SqliteGuildStore } from './SqliteGuildStore.js';
+import { SqliteMessageStore } from './SqliteMessageStore.js';
+import { SqliteUserStore } from './SqliteUserStore.js';
+
+/**
+ * Opens (creating and migrating it if needed) the SQLite file at `path` and returns every storage port
+ * over one connection. Throws ServiceUnavailableError when the file cannot be opened or migrated.
+ */
+export function createSqliteStores(path: string, options: SqliteDatabaseOptions = {}): Stores {
+  const db = SqliteDatabase.open(path, options);
+  return {
+    users: new SqliteUserStore(db),
+    applications: new SqliteApplicationStore(db),
+    guilds: new SqliteGuildStore(db),
+    channels: new SqliteChannelStore(db),
+    messages: new SqliteMessageStore(db),
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/** One versioned schema change, applied once per database inside its own transaction. */
+export interface Migration {
+  /** Positive and strictly increasing along MIGRATIONS; never reused or renumbered. */
+  readonly version: number;
+  readonly name: string;
+  /** Statements run with `exec`; no BEGIN/COMMIT (the runner wraps each migration in a transaction). */
+  readonly sql: string;
+}
+
+/**
+ * The schema, oldest change first. Records live as JSON in `data`; the other columns are the keys the
+ * store queries use. Message ids are INTEGER so they sort numerically (snowflakes are < 2^63).
+ * Append new migrations; never edit one that has shipped.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        email TEXT UNIQUE,
+        username TEXT NOT NULL,
+        discriminator TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (username, discriminator)
+      ) STRICT;
+
+      CREATE TABLE applications (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        bot_user_id TEXT UNIQUE,
+        data TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX applications_by_owner ON applications (owner_id);
+
+      CREATE TABLE guilds (
+        id TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE roles (
+        guild_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (guild_id, id)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE members (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX members_by_user ON members (user_id);
+
+      CREATE TABLE invites (
+        code TEXT PRIMARY KEY,
+        guild_id TEXT,
+        channel_id TEXT NOT NULL,
+        data TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX invites_by_guild ON invites (guild_id);
+
+      CREATE TABLE channels (
+        id TEXT PRIMARY KEY,
+        guild_id TEXT,
+        type INTEGER NOT NULL,
+        data TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX channels_by_guild ON channels (guild_id);
+
+      -- One row per recipient of a DM or group DM: listPrivate reads by user, findDm joins two users.
+      CREATE TABLE channel_recipients (
+        user_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        PRIMARY KEY (user_id, channel_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX channel_recipients_by_channel ON channel_recipients (channel_id);
+
+      -- pin_seq orders pins (newest pin first); NULL when the message is not pinned.
+      CREATE TABLE messages (
+        channel_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        pin_seq INTEGER,
+        data TEXT NOT NULL,
+        PRIMARY KEY (channel_id, id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX messages_pinned ON messages (channel_id, pin_seq) WHERE pin_seq IS NOT NULL;
+
+      -- seq is the rowid: a new row gets max(seq) + 1, so seq orders the reactions that exist by addition.
+      CREATE TABLE reactions (
+        seq INTEGER PRIMARY KEY,
+        channel_id TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        emoji TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (channel_id, message_id, emoji, user_id)
+      ) STRICT;
+      CREATE INDEX reactions_by_message ON reactions (channel_id, message_id, seq);
+    `,
+  },
+];
