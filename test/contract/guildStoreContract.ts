@@ -7,7 +7,8 @@ import { aChannel, aGuild, aMember, aRole, anInvite, nextId } from './records.js
 /** GuildStore cases of the storage contract (deleteGuild also reaches the ChannelStore). */
 export function guildStoreContract(stores: () => Stores): void {
   const guilds = () => stores().guilds;
-  const byUser = <T extends { user_id: string }>(list: T[]) => [...list].sort((a, b) => a.user_id.localeCompare(b.user_id));
+  const byUser = <T extends { user_id: string }>(list: T[]) =>
+    [...list].sort((a, b) => a.user_id.localeCompare(b.user_id));
   const byCode = <T extends { code: string }>(list: T[]) => [...list].sort((a, b) => a.code.localeCompare(b.code));
 
   it('returns a saved guild and replaces it on the next save', async () => {

@@ -99,14 +99,14 @@ export function messageStoreContract(stores: () => Stores): void {
     it('walks a channel backwards with before and forwards with after', async () => {
       const { channelId, sent } = await aChannelWith(23);
       const backwards: string[] = [];
-      for (let page = await messages().list(channelId, { limit: 10 }); page.length > 0; ) {
+      for (let page = await messages().list(channelId, { limit: 10 }); page.length > 0;) {
         backwards.push(...idsOf(page));
         page = await messages().list(channelId, { limit: 10, before: page.at(-1)?.id ?? '' });
       }
       assert.deepEqual(backwards, newestFirst(sent));
 
       const forwards: string[] = [];
-      for (let page = await messages().list(channelId, { limit: 10, after: '0' }); page.length > 0; ) {
+      for (let page = await messages().list(channelId, { limit: 10, after: '0' }); page.length > 0;) {
         forwards.push(...idsOf(page).reverse());
         page = await messages().list(channelId, { limit: 10, after: page[0]?.id ?? '' });
       }
@@ -191,10 +191,34 @@ export function messageStoreContract(stores: () => Stores): void {
       const [alice, bob] = [nextId(), nextId()];
       // Added in an order that is neither by user, by emoji nor by time stamp.
       const added = [
-        aReaction({ channel_id: channelId, message_id: messageId, emoji: '🔥', user_id: bob, created_at: '2024-01-03T00:00:00.000Z' }),
-        aReaction({ channel_id: channelId, message_id: messageId, emoji: '👍', user_id: bob, created_at: '2024-01-01T00:00:00.000Z' }),
-        aReaction({ channel_id: channelId, message_id: messageId, emoji: 'party:123', user_id: alice, created_at: '2024-01-02T00:00:00.000Z' }),
-        aReaction({ channel_id: channelId, message_id: messageId, emoji: '🔥', user_id: alice, created_at: '2024-01-04T00:00:00.000Z' }),
+        aReaction({
+          channel_id: channelId,
+          message_id: messageId,
+          emoji: '🔥',
+          user_id: bob,
+          created_at: '2024-01-03T00:00:00.000Z',
+        }),
+        aReaction({
+          channel_id: channelId,
+          message_id: messageId,
+          emoji: '👍',
+          user_id: bob,
+          created_at: '2024-01-01T00:00:00.000Z',
+        }),
+        aReaction({
+          channel_id: channelId,
+          message_id: messageId,
+          emoji: 'party:123',
+          user_id: alice,
+          created_at: '2024-01-02T00:00:00.000Z',
+        }),
+        aReaction({
+          channel_id: channelId,
+          message_id: messageId,
+          emoji: '🔥',
+          user_id: alice,
+          created_at: '2024-01-04T00:00:00.000Z',
+        }),
       ];
       for (const reaction of added) await messages().addReaction(reaction);
       return { channelId, messageId, alice, bob, added };

@@ -27,9 +27,19 @@ export function storesContract(create: () => Promise<Stores>): void {
     stores = undefined;
   });
 
-  describe('UserStore', () => userStoreContract(current));
-  describe('ApplicationStore', () => applicationStoreContract(current));
-  describe('GuildStore', () => guildStoreContract(current));
-  describe('ChannelStore', () => channelStoreContract(current));
-  describe('MessageStore', () => messageStoreContract(current));
+  describe('UserStore', () => {
+    userStoreContract(current);
+  });
+  describe('ApplicationStore', () => {
+    applicationStoreContract(current);
+  });
+  describe('GuildStore', () => {
+    guildStoreContract(current);
+  });
+  describe('ChannelStore', () => {
+    channelStoreContract(current);
+  });
+  describe('MessageStore', () => {
+    messageStoreContract(current);
+  });
 }

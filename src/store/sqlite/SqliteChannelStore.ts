@@ -63,12 +63,16 @@ export class SqliteChannelStore implements ChannelStore {
 
   /** Inserts or replaces the channel and its recipient index rows in one transaction. */
   save(channel: ChannelRecord): Promise<void> {
-    return this.db.call(() => this.#save(channel));
+    return this.db.call(() => {
+      this.#save(channel);
+    });
   }
 
   /** Deletes the channel and its recipient index rows (its messages stay with the MessageStore). */
   delete(id: string): Promise<void> {
-    return this.db.call(() => this.#delete(id));
+    return this.db.call(() => {
+      this.#delete(id);
+    });
   }
 
   listByGuild(guildId: string): Promise<ChannelRecord[]> {

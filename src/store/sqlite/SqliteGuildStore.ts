@@ -38,7 +38,9 @@ export class SqliteGuildStore implements GuildStore {
       for (const statement of cascade) statement.run(guildId);
     });
 
-    this.#listRoles = c.prepare<[string], string>('SELECT data FROM roles WHERE guild_id = ? ORDER BY length(id), id').pluck();
+    this.#listRoles = c
+      .prepare<[string], string>('SELECT data FROM roles WHERE guild_id = ? ORDER BY length(id), id')
+      .pluck();
     this.#saveRole = c.prepare<[string, string, string]>(
       'INSERT INTO roles (guild_id, id, data) VALUES (?, ?, ?) ON CONFLICT (guild_id, id) DO UPDATE SET data = excluded.data',
     );
@@ -56,7 +58,9 @@ export class SqliteGuildStore implements GuildStore {
       .prepare<[string], string>('SELECT guild_id FROM members WHERE user_id = ? ORDER BY length(guild_id), guild_id')
       .pluck();
 
-    this.#listInvites = c.prepare<[string], string>('SELECT data FROM invites WHERE guild_id = ? ORDER BY code').pluck();
+    this.#listInvites = c
+      .prepare<[string], string>('SELECT data FROM invites WHERE guild_id = ? ORDER BY code')
+      .pluck();
     this.#getInvite = c.prepare<[string], string>('SELECT data FROM invites WHERE code = ?').pluck();
     // Replaces only the same invite (same guild and channel); a code held by another invite changes nothing.
     this.#saveInvite = c.prepare<[string, string | null, string, string]>(
@@ -80,7 +84,9 @@ export class SqliteGuildStore implements GuildStore {
 
   /** Deletes the guild, its invites, members, roles and channels in one transaction. */
   deleteGuild(id: string): Promise<void> {
-    return this.db.call(() => this.#deleteCascade(id));
+    return this.db.call(() => {
+      this.#deleteCascade(id);
+    });
   }
 
   listRoles(guildId: string): Promise<RoleRecord[]> {

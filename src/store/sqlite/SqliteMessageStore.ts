@@ -72,9 +72,13 @@ export class SqliteMessageStore implements MessageStore {
          WHEN NOT @pinned THEN NULL WHEN pin_seq IS NOT NULL THEN pin_seq ELSE ${NEXT_PIN} END
        WHERE channel_id = @channel_id AND id = @id`,
     );
-    this.#get = c.prepare<[string, bigint], string>('SELECT data FROM messages WHERE channel_id = ? AND id = ?').pluck();
+    this.#get = c
+      .prepare<[string, bigint], string>('SELECT data FROM messages WHERE channel_id = ? AND id = ?')
+      .pluck();
     const deleteMessage = c.prepare<[string, bigint]>('DELETE FROM messages WHERE channel_id = ? AND id = ?');
-    const deleteReactions = c.prepare<[string, bigint]>('DELETE FROM reactions WHERE channel_id = ? AND message_id = ?');
+    const deleteReactions = c.prepare<[string, bigint]>(
+      'DELETE FROM reactions WHERE channel_id = ? AND message_id = ?',
+    );
     this.#delete = db.transaction((channelId: string, ids: readonly bigint[]) => {
       for (const id of ids) {
         deleteReactions.run(channelId, id);
