@@ -2,9 +2,10 @@ import type { ActorHost } from '../actors/runtime/ActorHost.js';
 import type { ActorMessenger } from '../actors/runtime/ActorContext.js';
 import { ActorKind, type CommandOf, type ReplyOf } from '../actors/runtime/ActorKind.js';
 import type { DispatchEvent } from '../proto/gen/chorus/v1/common.js';
-import { ServiceUnavailableError, toAppError } from '../src/domain/errors.js';
+import { ServiceUnavailableError, toAppError, WrongOwnerError } from '../src/domain/errors.js';
 import type { Logger } from '../src/domain/Logger.js';
 import type { HashRing } from './ring/HashRing.js';
+import type { LocalNode } from './transport/LocalNode.js';
 import type { RemoteTransport } from './transport/RemoteTransport.js';
 
 // The edge addresses actors through the system only, so it takes the kinds from here (S1).
@@ -27,9 +28,10 @@ export type EdgeSink = (socketId: string, frames: readonly string[], closeCode: 
  * local host or, for another node, the remote transport, so a local actor and a remote one look the
  * same to the edge and to actors. In embedded mode the ring has one member: this node.
  */
-export class ActorSystem implements ActorMessenger {
+export class ActorSystem implements ActorMessenger, LocalNode {
   #host: ActorHost | undefined;
   #edge: EdgeSink | undefined;
+  #refreshView: (() => Promise<void>) | undefined;
 
   constructor(
     readonly nodeId: string,
@@ -49,6 +51,16 @@ export class ActorSystem implements ActorMessenger {
     this.#edge = sink;
   }
 
+  /** Connects membership: called to fetch a fresh view after a call reached a node that no longer owns the actor. */
+  bindViewRefresh(refreshView: () => Promise<void>): void {
+    this.#refreshView = refreshView;
+  }
+
+  /** Version of the membership view this node routes by. */
+  get ringVersion(): number {
+    return this.ring.version;
+  }
+
   /** Installs a newer membership view. */
   updateRing(ring: HashRing): void {
     if (ring.version >= this.ring.version) this.ring = ring;
@@ -61,10 +73,44 @@ export class ActorSystem implements ActorMessenger {
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {
     const budget = deadlineMs ?? this.options.askDeadlineMs;
-    const owner = this.ownerOf(kind, key);
-    const reply =
-      owner === this.nodeId ? this.#local().ask(kind, key, command) : this.#remote().ask(owner, kind, key, command, budget);
-    return withDeadline(reply, budget, `${kind}:${key}`);
+    return withDeadline(this.#routeAsk(kind, key, command, Date.now() + budget), budget, `${kind}:${key}`);
+  }
+
+  /** Asks the owner; when the actor moved (S3), refreshes the view, re-resolves and retries once. */
+  async #routeAsk<K extends ActorKind>(
+    kind: K,
+    key: string,
+    command: CommandOf<K>,
+    deadlineAt: number,
+  ): Promise<ReplyOf<K>> {
+    for (let attempt = 0; ; attempt += 1) {
+      const owner = this.ownerOf(kind, key);
+      try {
+        if (owner === this.nodeId) return await this.#local().ask(kind, key, command);
+        return await this.#remote().ask(owner, kind, key, command, Math.max(1, deadlineAt - Date.now()));
+      } catch (error) {
+        // A moved actor was not run, so a retry cannot apply a command twice; WrongOwnerError never leaves cluster/.
+        if (!(error instanceof WrongOwnerError)) throw error;
+        if (attempt > 0) throw new ServiceUnavailableError(`${kind}:${key} is still moving: ${error.message}`);
+        this.log.warn('actor_moved_retry', { actor: `${kind}:${key}`, from: owner, view: this.ring.version });
+        // A failed refresh still retries on the current view (membership may have pushed a newer one meanwhile).
+        await this.#refreshView?.().catch((refreshError: unknown) => {
+          this.log.warn('view_refresh_failed', { err: toAppError(refreshError).message });
+        });
+      }
+    }
+  }
+
+  /** Serves a request from another node; throws WrongOwnerError when this node does not own the actor. */
+  askLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
+    this.#assertOwner(kind, key);
+    return this.#local().ask(kind, key, command);
+  }
+
+  /** Serves a one-way message from another node; throws WrongOwnerError when this node does not own the actor. */
+  tellLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
+    this.#assertOwner(kind, key);
+    this.#local().tell(kind, key, command);
   }
 
   tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
@@ -114,6 +160,12 @@ export class ActorSystem implements ActorMessenger {
   /** Hands frames to a socket held by this node. */
   deliverFrames(socketId: string, frames: readonly string[], closeCode: number): void {
     this.#edge?.(socketId, frames, closeCode);
+  }
+
+  #assertOwner(kind: ActorKind, key: string): void {
+    const owner = this.ownerOf(kind, key);
+    if (owner !== this.nodeId)
+      throw new WrongOwnerError(`${kind}:${key} is owned by ${owner} under view ${this.ring.version}`);
   }
 
   #local(): ActorHost {

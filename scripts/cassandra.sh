@@ -191,6 +191,10 @@ launch_node() {
     -Djava.io.tmpdir="$dir/tmp"
     # Faster start for a test cluster: no gossip settle wait, no fsync of system tables / data.
     -Dcassandra.skip_wait_for_gossip_to_settle=0
+    # RING_DELAY (default 30 s) is how long a restarted seed waits in the gossip shadow round for
+    # peers it remembers; node 1 of a stopped 3-node cluster always waits it out, because nodes 2
+    # and 3 start after it. Nothing here bootstraps or decommissions, where the long delay matters.
+    -Dcassandra.ring_delay_ms=5000
     -Dcassandra.unsafesystem=true
     -Dcassandra.skip_sync=true
     -Djava.security.egd=file:/dev/urandom

@@ -50,7 +50,7 @@ function tokenSecret(config: Config): string {
 }
 
 function actorFactory(config: Config, stores: Stores, secret: string, gatewayUrl: string): ActorFactory {
-  const build = (kind: ActorKind, key: string, ctx: Parameters<ActorFactory>[2]): Actor<unknown, unknown> => {
+  const build = (kind: ActorKind, _key: string, ctx: Parameters<ActorFactory>[2]): Actor<unknown, unknown> => {
     switch (kind) {
       case 'guild':
         return new GuildActor(ctx, stores);
@@ -61,7 +61,6 @@ function actorFactory(config: Config, stores: Stores, secret: string, gatewayUrl
       case 'session':
         return new SessionActor(ctx, { ...config.gateway, tokenSecret: secret, gatewayUrl });
     }
-    void key;
   };
   return build as unknown as ActorFactory;
 }

@@ -1,11 +1,12 @@
 import type { Clock } from '../../src/domain/Clock.js';
-import { toAppError } from '../../src/domain/errors.js';
+import { toAppError, WrongOwnerError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
 import type { SnowflakeGenerator } from '../../src/domain/snowflake.js';
 import type { Actor } from './Actor.js';
 import type { ActorContext, ActorMessenger } from './ActorContext.js';
 import type { ActorKind, CommandOf, ReplyOf } from './ActorKind.js';
 import { Mailbox } from './Mailbox.js';
+import type { ActivationGuard, CommitFence } from './ports/coordination.js';
 
 /** Options of the local actor host (owned here, composed into Config). */
 export interface ActorOptions {
@@ -15,17 +16,30 @@ export interface ActorOptions {
   readonly idleTimeoutMs: number;
 }
 
-/** Builds the actor for a key; the composition root wires storage ports in. */
-export type ActorFactory = <K extends ActorKind>(kind: K, key: string, ctx: ActorContext) => Actor<CommandOf<K>, ReplyOf<K>>;
+/**
+ * Builds the actor for a key; the composition root wires storage ports in. With a guard (cluster
+ * mode) the host passes `fence`: give the actor `fenceStores(stores, fence)` so a deposed activation's
+ * writes are refused. Without one (embedded mode) `fence` is undefined and nothing is wrapped.
+ */
+export type ActorFactory = <K extends ActorKind>(
+  kind: K,
+  key: string,
+  ctx: ActorContext,
+  fence?: CommitFence,
+) => Actor<CommandOf<K>, ReplyOf<K>>;
 
 type AnyActor = Actor<CommandOf<ActorKind>, ReplyOf<ActorKind>>;
 
 interface Activation {
+  readonly kind: ActorKind;
+  readonly key: string;
   readonly actor: AnyActor;
   readonly mailbox: Mailbox<CommandOf<ActorKind>, ReplyOf<ActorKind>>;
   state: 'activating' | 'active' | 'stopping';
   lastActiveMs: number;
   readonly timers: Set<ReturnType<typeof setTimeout>>;
+  /** The lease epoch this activation holds (cluster mode), set before `activate()`. */
+  readonly lease: { epoch: number | undefined };
 }
 
 /** Dependencies of an ActorHost. */
@@ -37,6 +51,8 @@ export interface ActorHostDeps {
   readonly log: Logger;
   readonly ids: SnowflakeGenerator;
   readonly options: ActorOptions;
+  /** Single activation across nodes (cluster mode): a lease per activation, fencing its writes. */
+  readonly guard?: ActivationGuard;
 }
 
 /**
@@ -78,6 +94,20 @@ export class ActorHost {
     activation.mailbox.tell(command);
   }
 
+  /**
+   * Stops an activation whose lease is lost (or that moved to another node): waiting messages are
+   * refused with WrongOwnerError so callers re-resolve the owner. With `epoch`, only the activation
+   * holding that lease epoch is stopped. Returns whether one was stopped.
+   */
+  evict(kind: ActorKind, key: string, epoch?: number): boolean {
+    const id = `${kind}:${key}`;
+    const activation = this.#activations.get(id);
+    if (!activation || (epoch !== undefined && activation.lease.epoch !== epoch)) return false;
+    activation.mailbox.rejectAll(new WrongOwnerError(`${id} is no longer owned by this node`));
+    void this.#stop(id, activation);
+    return true;
+  }
+
   /** Passivates every idle actor that allows it; returns how many stopped. */
   passivateIdle(): number {
     const cutoff = this.deps.clock.now() - this.deps.options.idleTimeoutMs;
@@ -104,9 +134,20 @@ export class ActorHost {
     if (existing) return existing;
     const timers = new Set<ReturnType<typeof setTimeout>>();
     const ctx = this.#context(kind, key, id, timers);
-    const actor: AnyActor = this.deps.factory(kind, key, ctx);
+    const lease: Activation['lease'] = { epoch: undefined };
+    const { guard } = this.deps;
+    const fence: CommitFence | undefined = guard
+      ? () =>
+          lease.epoch === undefined
+            ? Promise.reject(new WrongOwnerError(`${id} holds no lease`))
+            : guard.assertCommittable(kind, key, lease.epoch)
+      : undefined;
+    const actor: AnyActor = fence ? this.deps.factory(kind, key, ctx, fence) : this.deps.factory(kind, key, ctx);
     const log = this.deps.log;
     const activation: Activation = {
+      kind,
+      key,
+      lease,
       actor,
       mailbox: new Mailbox<CommandOf<ActorKind>, ReplyOf<ActorKind>>(
         (command) => this.#turn(id, activation, command),
@@ -125,13 +166,18 @@ export class ActorHost {
 
   /** One turn; the first turn of an activation loads its state, so messages sent meanwhile wait in order. */
   async #turn(id: string, activation: Activation, command: CommandOf<ActorKind>): Promise<ReplyOf<ActorKind>> {
+    if (activation.state === 'stopping') throw new WrongOwnerError(`${id} stopped`); // evicted meanwhile
     if (activation.state === 'activating') {
       try {
+        // The lease comes first: state loaded without it could be overwritten by the owner's writes.
+        if (this.deps.guard) activation.lease.epoch = await this.deps.guard.acquire(activation.kind, activation.key);
+        if (activation.state !== 'activating') throw new WrongOwnerError(`${id} stopped while activating`);
         await activation.actor.activate();
         activation.state = 'active';
       } catch (error) {
         if (this.#activations.get(id) === activation) this.#activations.delete(id);
         activation.mailbox.rejectAll(error);
+        void this.#releaseLease(id, activation);
         throw error;
       }
     }
@@ -195,6 +241,19 @@ export class ActorHost {
       await activation.actor.deactivate();
     } catch (error) {
       this.deps.log.error('actor_deactivate_failed', { actor: id, err: error });
+    }
+    await this.#releaseLease(id, activation); // after deactivate: its last writes still need the lease
+  }
+
+  async #releaseLease(id: string, activation: Activation): Promise<void> {
+    const { epoch } = activation.lease;
+    if (!this.deps.guard || epoch === undefined) return;
+    activation.lease.epoch = undefined;
+    try {
+      await this.deps.guard.release(activation.kind, activation.key, epoch);
+    } catch (error) {
+      // The lease lapses by itself after its ttl; until then the next owner waits.
+      this.deps.log.warn('lease_release_failed', { actor: id, epoch, err: toAppError(error).message });
     }
   }
 }

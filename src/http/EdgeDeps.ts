@@ -12,6 +12,8 @@ export interface AccountDirectory {
   register(userId: string, body: string): Promise<string>;
   /** Checks a LoginSchema body (JSON); resolves to the `{token, user_id, user_settings}` JSON; 400 50035 when wrong. */
   login(body: string): Promise<string>;
+  /** Second login step for TOTP accounts: a TotpSchema body (JSON) → the same JSON as `login`; 400 when wrong. */
+  loginTotp(body: string): Promise<string>;
 }
 
 /** Finds which guild an invite code belongs to (invites are owned by their Guild actor). */

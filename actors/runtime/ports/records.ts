@@ -39,6 +39,16 @@ export interface UserRecord {
   /** user id → relationship type (1 friend, 2 blocked, 3 incoming, 4 outgoing). */
   relationships: Record<string, number>;
   created_at: string;
+  /** Profile theme colours (PATCH /users/@me/profile). */
+  theme_colors?: number[] | null;
+  /** Base32 TOTP secret while MFA is on. */
+  totp_secret?: string | null;
+  /** MFA backup codes (8 hex digits each). */
+  backup_codes?: { code: string; consumed: boolean }[];
+  /** Set by POST /users/@me/disable: the account cannot log in. */
+  disabled?: boolean;
+  /** Set by POST /users/@me/delete: the account is anonymised and cannot log in. */
+  deleted?: boolean;
 }
 
 /** An OAuth2 application, possibly with a bot user. */
@@ -151,6 +161,8 @@ export interface MessageRecord {
   sticker_ids: string[];
   nonce: string | null;
   pinned: boolean;
+  /** When the message was last pinned (ISO); absent or null when it is not pinned. */
+  pinned_at?: string | null;
   flags: number;
   message_reference: { message_id?: string; channel_id?: string; guild_id?: string } | null;
   edited_timestamp: string | null;
@@ -168,4 +180,6 @@ export interface ReactionRecord {
   readonly emoji: string;
   readonly user_id: string;
   readonly created_at: string;
+  /** The reacting user's public record as JSON at reaction time (for the reactions users list). */
+  readonly user_json?: string;
 }

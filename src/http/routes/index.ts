@@ -1,9 +1,43 @@
 import type { Router } from '@koa/router';
 import type { EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { instanceRoutes } from './instanceRoutes.js';
+import { channelRoutes } from './channelRoutes.js';
+import { guildRoutes } from './guildRoutes.js';
+import { guildSettingsRoutes } from './guildSettingsRoutes.js';
+import { inviteRoutes } from './inviteRoutes.js';
+import { memberRoutes } from './memberRoutes.js';
+import { moderationRoutes } from './moderationRoutes.js';
+import { roleRoutes } from './roleRoutes.js';
+import { messageRoutes } from './messageRoutes.js';
+import { pinRoutes } from './pinRoutes.js';
+import { reactionRoutes } from './reactionRoutes.js';
+import { applicationRoutes } from './applicationRoutes.js';
+import { authRoutes } from './authRoutes.js';
+import { userCompatRoutes } from './userCompatRoutes.js';
+import { userRoutes } from './userRoutes.js';
+import { userSocialRoutes } from './userSocialRoutes.js';
 
 /** Adds one resource's routes to the API router. */
 export type RouteModule = (router: Router<EdgeState>, deps: EdgeDeps) => void;
 
 /** Every resource's routes, in mount order. */
-export const ROUTE_MODULES: readonly RouteModule[] = [instanceRoutes];
+export const ROUTE_MODULES: readonly RouteModule[] = [
+  instanceRoutes,
+  authRoutes,
+  // Before userRoutes: its "/users/{id}/..." routes would otherwise take "/users/@me/...".
+  userSocialRoutes,
+  userCompatRoutes,
+  userRoutes,
+  applicationRoutes,
+  // Before messageRoutes: its "/channels/{id}/messages/{message_id}" would otherwise take "messages/pins".
+  pinRoutes,
+  reactionRoutes,
+  messageRoutes,
+  guildRoutes,
+  guildSettingsRoutes,
+  roleRoutes,
+  memberRoutes,
+  moderationRoutes,
+  channelRoutes,
+  inviteRoutes,
+];

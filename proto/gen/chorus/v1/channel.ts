@@ -33,18 +33,36 @@ export interface ChannelCommand {
     | { $case: 'invalidateAccess'; invalidateAccess: InvalidateAccess }
     | { $case: 'getChannel'; getChannel: ChannelBodyRequest } //
     /** Guild -> Channel (tell): the channel record changed (or was deleted) in its guild. */
-    | { $case: 'channelChanged'; channelChanged: ChannelChanged }
-    | { $case: 'acknowledge'; acknowledge: ChannelBodyRequest }
+    | { $case: 'channelChanged'; channelChanged: ChannelChanged } //
+    /** Body: the MessageAcknowledgeSchema body plus `message_id`. */
+    | { $case: 'acknowledge'; acknowledge: ChannelBodyRequest } //
+    /** Edge -> Channel: where the channel lives (guild id, type), with no access check; for routing only. */
+    | { $case: 'locate'; locate: ChannelBodyRequest } //
+    /** Channel -> itself (timer): writes the cached last_message_id / last_pin_timestamp through. */
+    | { $case: 'flush'; flush: FlushChannel }
     | undefined;
 }
 
 export interface ChannelReply {
-  reply?: { $case: 'json'; json: Json } | { $case: 'empty'; empty: Empty } | undefined;
+  reply?:
+    | { $case: 'json'; json: Json }
+    | { $case: 'empty'; empty: Empty }
+    | {
+        $case: 'location';
+        location: ChannelLocation;
+      }
+    | undefined;
 }
 
 export interface ChannelBodyRequest {
   caller?: Caller | undefined;
+  /** The ajv-validated Discord body as JSON. list_pins: {"paginated", "before" (ISO time), "limit"}. */
   body: string;
+  /**
+   * create_message: the caller's user record as JSON (private or public; the actor keeps the public
+   * fields), which the edge has from authentication, so a message needs no User round trip.
+   */
+  authorJson: string;
 }
 
 export interface ListMessages {
@@ -70,6 +88,8 @@ export interface ReactionTarget {
   userId: string;
   limit: number;
   after: string;
+  /** add_reaction: the caller's user record as JSON, kept with the reaction for the users list. */
+  userJson: string;
 }
 
 export interface InvalidateAccess {
@@ -80,6 +100,14 @@ export interface ChannelChanged {
   /** The channel record as JSON; empty when the channel was deleted. */
   channelJson: string;
 }
+
+/** Reply to locate: the channel's guild ("" for DMs and group DMs) and Discord channel type. */
+export interface ChannelLocation {
+  guildId: string;
+  type: number;
+}
+
+export interface FlushChannel {}
 
 function createBaseChannelCommand(): ChannelCommand {
   return { command: undefined };
@@ -141,6 +169,12 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'acknowledge':
         ChannelBodyRequest.encode(message.command.acknowledge, writer.uint32(146).fork()).join();
+        break;
+      case 'locate':
+        ChannelBodyRequest.encode(message.command.locate, writer.uint32(154).fork()).join();
+        break;
+      case 'flush':
+        FlushChannel.encode(message.command.flush, writer.uint32(162).fork()).join();
         break;
     }
     return writer;
@@ -318,6 +352,22 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
             message.command = { $case: 'acknowledge', acknowledge: ChannelBodyRequest.decode(reader, reader.uint32()) };
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.command = { $case: 'locate', locate: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.command = { $case: 'flush', flush: FlushChannel.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -460,7 +510,21 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                             object.acknowledge,
                                                                           ),
                                                                         }
-                                                                      : undefined,
+                                                                      : isSet(object.locate)
+                                                                        ? {
+                                                                            $case: 'locate',
+                                                                            locate: ChannelBodyRequest.fromJSON(
+                                                                              object.locate,
+                                                                            ),
+                                                                          }
+                                                                        : isSet(object.flush)
+                                                                          ? {
+                                                                              $case: 'flush',
+                                                                              flush: FlushChannel.fromJSON(
+                                                                                object.flush,
+                                                                              ),
+                                                                            }
+                                                                          : undefined,
     };
   },
 
@@ -502,6 +566,10 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.channelChanged = ChannelChanged.toJSON(message.command.channelChanged);
     } else if (message.command?.$case === 'acknowledge') {
       obj.acknowledge = ChannelBodyRequest.toJSON(message.command.acknowledge);
+    } else if (message.command?.$case === 'locate') {
+      obj.locate = ChannelBodyRequest.toJSON(message.command.locate);
+    } else if (message.command?.$case === 'flush') {
+      obj.flush = FlushChannel.toJSON(message.command.flush);
     }
     return obj;
   },
@@ -659,6 +727,18 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         }
         break;
       }
+      case 'locate': {
+        if (object.command?.locate !== undefined && object.command?.locate !== null) {
+          message.command = { $case: 'locate', locate: ChannelBodyRequest.fromPartial(object.command.locate) };
+        }
+        break;
+      }
+      case 'flush': {
+        if (object.command?.flush !== undefined && object.command?.flush !== null) {
+          message.command = { $case: 'flush', flush: FlushChannel.fromPartial(object.command.flush) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -676,6 +756,9 @@ export const ChannelReply: MessageFns<ChannelReply> = {
         break;
       case 'empty':
         Empty.encode(message.reply.empty, writer.uint32(18).fork()).join();
+        break;
+      case 'location':
+        ChannelLocation.encode(message.reply.location, writer.uint32(26).fork()).join();
         break;
     }
     return writer;
@@ -710,6 +793,14 @@ export const ChannelReply: MessageFns<ChannelReply> = {
             message.reply = { $case: 'empty', empty: Empty.decode(reader, reader.uint32()) };
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reply = { $case: 'location', location: ChannelLocation.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -728,7 +819,9 @@ export const ChannelReply: MessageFns<ChannelReply> = {
         ? { $case: 'json', json: Json.fromJSON(object.json) }
         : isSet(object.empty)
           ? { $case: 'empty', empty: Empty.fromJSON(object.empty) }
-          : undefined,
+          : isSet(object.location)
+            ? { $case: 'location', location: ChannelLocation.fromJSON(object.location) }
+            : undefined,
     };
   },
 
@@ -738,6 +831,8 @@ export const ChannelReply: MessageFns<ChannelReply> = {
       obj.json = Json.toJSON(message.reply.json);
     } else if (message.reply?.$case === 'empty') {
       obj.empty = Empty.toJSON(message.reply.empty);
+    } else if (message.reply?.$case === 'location') {
+      obj.location = ChannelLocation.toJSON(message.reply.location);
     }
     return obj;
   },
@@ -760,13 +855,19 @@ export const ChannelReply: MessageFns<ChannelReply> = {
         }
         break;
       }
+      case 'location': {
+        if (object.reply?.location !== undefined && object.reply?.location !== null) {
+          message.reply = { $case: 'location', location: ChannelLocation.fromPartial(object.reply.location) };
+        }
+        break;
+      }
     }
     return message;
   },
 };
 
 function createBaseChannelBodyRequest(): ChannelBodyRequest {
-  return { caller: undefined, body: '' };
+  return { caller: undefined, body: '', authorJson: '' };
 }
 
 export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
@@ -776,6 +877,9 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     }
     if (message.body !== '') {
       writer.uint32(18).string(message.body);
+    }
+    if (message.authorJson !== '') {
+      writer.uint32(26).string(message.authorJson);
     }
     return writer;
   },
@@ -809,6 +913,14 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
             message.body = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.authorJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -825,6 +937,11 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     return {
       caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
       body: isSet(object.body) ? globalThis.String(object.body) : '',
+      authorJson: isSet(object.authorJson)
+        ? globalThis.String(object.authorJson)
+        : isSet(object.author_json)
+          ? globalThis.String(object.author_json)
+          : '',
     };
   },
 
@@ -835,6 +952,9 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     }
     if (message.body !== '') {
       obj.body = message.body;
+    }
+    if (message.authorJson !== '') {
+      obj.authorJson = message.authorJson;
     }
     return obj;
   },
@@ -847,6 +967,7 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     message.caller =
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.body = object.body ?? '';
+    message.authorJson = object.authorJson ?? '';
     return message;
   },
 };
@@ -1092,7 +1213,7 @@ export const MessageTarget: MessageFns<MessageTarget> = {
 };
 
 function createBaseReactionTarget(): ReactionTarget {
-  return { caller: undefined, messageId: '', emoji: '', userId: '', limit: 0, after: '' };
+  return { caller: undefined, messageId: '', emoji: '', userId: '', limit: 0, after: '', userJson: '' };
 }
 
 export const ReactionTarget: MessageFns<ReactionTarget> = {
@@ -1114,6 +1235,9 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
     }
     if (message.after !== '') {
       writer.uint32(50).string(message.after);
+    }
+    if (message.userJson !== '') {
+      writer.uint32(58).string(message.userJson);
     }
     return writer;
   },
@@ -1179,6 +1303,14 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
             message.after = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.userJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1207,6 +1339,11 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
           : '',
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       after: isSet(object.after) ? globalThis.String(object.after) : '',
+      userJson: isSet(object.userJson)
+        ? globalThis.String(object.userJson)
+        : isSet(object.user_json)
+          ? globalThis.String(object.user_json)
+          : '',
     };
   },
 
@@ -1230,6 +1367,9 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
     if (message.after !== '') {
       obj.after = message.after;
     }
+    if (message.userJson !== '') {
+      obj.userJson = message.userJson;
+    }
     return obj;
   },
 
@@ -1245,6 +1385,7 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
     message.userId = object.userId ?? '';
     message.limit = object.limit ?? 0;
     message.after = object.after ?? '';
+    message.userJson = object.userJson ?? '';
     return message;
   },
 };
@@ -1385,6 +1526,147 @@ export const ChannelChanged: MessageFns<ChannelChanged> = {
   fromPartial(object: DeepPartial<ChannelChanged>): ChannelChanged {
     const message = createBaseChannelChanged();
     message.channelJson = object.channelJson ?? '';
+    return message;
+  },
+};
+
+function createBaseChannelLocation(): ChannelLocation {
+  return { guildId: '', type: 0 };
+}
+
+export const ChannelLocation: MessageFns<ChannelLocation> = {
+  encode(message: ChannelLocation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.guildId !== '') {
+      writer.uint32(10).string(message.guildId);
+    }
+    if (message.type !== 0) {
+      writer.uint32(16).uint32(message.type);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChannelLocation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannelLocation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.guildId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChannelLocation {
+    return {
+      guildId: isSet(object.guildId)
+        ? globalThis.String(object.guildId)
+        : isSet(object.guild_id)
+          ? globalThis.String(object.guild_id)
+          : '',
+      type: isSet(object.type) ? globalThis.Number(object.type) : 0,
+    };
+  },
+
+  toJSON(message: ChannelLocation): unknown {
+    const obj: any = {};
+    if (message.guildId !== '') {
+      obj.guildId = message.guildId;
+    }
+    if (message.type !== 0) {
+      obj.type = Math.round(message.type);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChannelLocation>): ChannelLocation {
+    return ChannelLocation.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChannelLocation>): ChannelLocation {
+    const message = createBaseChannelLocation();
+    message.guildId = object.guildId ?? '';
+    message.type = object.type ?? 0;
+    return message;
+  },
+};
+
+function createBaseFlushChannel(): FlushChannel {
+  return {};
+}
+
+export const FlushChannel: MessageFns<FlushChannel> = {
+  encode(_: FlushChannel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FlushChannel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFlushChannel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): FlushChannel {
+    return {};
+  },
+
+  toJSON(_: FlushChannel): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<FlushChannel>): FlushChannel {
+    return FlushChannel.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<FlushChannel>): FlushChannel {
+    const message = createBaseFlushChannel();
     return message;
   },
 };

@@ -32,6 +32,7 @@ export const protobufFileName = 'chorus/v1/node.proto';
 
 /** One actor request as it crosses nodes. */
 export interface Envelope {
+  /** The actor's key (its kind is the body's case). */
   actorId: string;
   /** The sender's membership view version; a receiver with a newer view answers NOT_OWNER. */
   ringVersion: string;
@@ -66,6 +67,15 @@ export interface EdgeFrames {
   frames: string[];
   /** Close the socket after the frames with this code (0 = keep open). */
   closeCode: number;
+}
+
+/**
+ * Every EdgeFrames pushed to one edge node during one turn of the sender's event loop, in push order:
+ * a fan-out wakes many Session actors at once, and one stream message for all their sockets costs far
+ * less than one message each.
+ */
+export interface EdgeFramesBatch {
+  items: EdgeFrames[];
 }
 
 function createBaseEnvelope(): Envelope {
@@ -613,6 +623,75 @@ export const EdgeFrames: MessageFns<EdgeFrames> = {
   },
 };
 
+function createBaseEdgeFramesBatch(): EdgeFramesBatch {
+  return { items: [] };
+}
+
+export const EdgeFramesBatch: MessageFns<EdgeFramesBatch> = {
+  encode(message: EdgeFramesBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      EdgeFrames.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EdgeFramesBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEdgeFramesBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(EdgeFrames.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EdgeFramesBatch {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => EdgeFrames.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: EdgeFramesBatch): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => EdgeFrames.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EdgeFramesBatch>): EdgeFramesBatch {
+    return EdgeFramesBatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EdgeFramesBatch>): EdgeFramesBatch {
+    const message = createBaseEdgeFramesBatch();
+    message.items = object.items?.map((e) => EdgeFrames.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 export type NodeServiceService = typeof NodeServiceService;
 export const NodeServiceService = {
   deliver: {
@@ -646,8 +725,8 @@ export const NodeServiceService = {
     path: '/chorus.v1.NodeService/PushFrames' as const,
     requestStream: true as const,
     responseStream: false as const,
-    requestSerialize: (value: EdgeFrames): Buffer => Buffer.from(EdgeFrames.encode(value).finish()),
-    requestDeserialize: (value: Buffer): EdgeFrames => EdgeFrames.decode(value),
+    requestSerialize: (value: EdgeFramesBatch): Buffer => Buffer.from(EdgeFramesBatch.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EdgeFramesBatch => EdgeFramesBatch.decode(value),
     responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
     responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
@@ -657,7 +736,7 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   deliver: handleUnaryCall<Envelope, Reply>;
   tell: handleUnaryCall<Envelope, Empty>;
   fanOut: handleUnaryCall<SessionBatch, Empty>;
-  pushFrames: handleClientStreamingCall<EdgeFrames, Empty>;
+  pushFrames: handleClientStreamingCall<EdgeFramesBatch, Empty>;
 }
 
 export interface NodeServiceClient extends Client {
@@ -697,20 +776,20 @@ export interface NodeServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientUnaryCall;
-  pushFrames(callback: (error: ServiceError | null, response: Empty) => void): ClientWritableStream<EdgeFrames>;
+  pushFrames(callback: (error: ServiceError | null, response: Empty) => void): ClientWritableStream<EdgeFramesBatch>;
   pushFrames(
     metadata: Metadata,
     callback: (error: ServiceError | null, response: Empty) => void,
-  ): ClientWritableStream<EdgeFrames>;
+  ): ClientWritableStream<EdgeFramesBatch>;
   pushFrames(
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
-  ): ClientWritableStream<EdgeFrames>;
+  ): ClientWritableStream<EdgeFramesBatch>;
   pushFrames(
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
-  ): ClientWritableStream<EdgeFrames>;
+  ): ClientWritableStream<EdgeFramesBatch>;
 }
 
 export const NodeServiceClient = makeGenericClientConstructor(

@@ -12,16 +12,25 @@ export const protobufPackage = 'chorus.v1';
 
 export const protobufFileName = 'chorus/v1/user.proto';
 
-/** Commands to a User actor (key: user_id): account, tokens, DMs, and the user's gateway sessions. */
+/**
+ * Commands to a User actor (key: user_id): account, tokens, DMs, relationships, applications, and
+ * the user's gateway sessions. Commands carrying a Caller are checked by the actor: most require
+ * caller.user_id == key; the exceptions are noted on the command.
+ */
 export interface UserCommand {
   command?:
     | { $case: 'authenticate'; authenticate: Authenticate }
     | { $case: 'getMe'; getMe: UserRequest }
-    | { $case: 'updateMe'; updateMe: UserBodyRequest }
+    | { $case: 'updateMe'; updateMe: UserBodyRequest } //
+    /** Any caller: the public user object. */
     | { $case: 'getPublic'; getPublic: UserRequest }
-    | { $case: 'listDms'; listDms: UserRequest }
+    | { $case: 'listDms'; listDms: UserRequest } //
+    /**
+     * Sent to the lower id of (caller, recipient) for a 1:1 DM so one actor serializes find-or-create;
+     * to the caller for a group DM.
+     */
     | { $case: 'openDm'; openDm: UserBodyRequest }
-    | { $case: 'listGuilds'; listGuilds: UserRequest }
+    | { $case: 'listGuilds'; listGuilds: ListGuilds }
     | { $case: 'logout'; logout: Authenticate }
     | { $case: 'attachSession'; attachSession: SessionLink }
     | { $case: 'detachSession'; detachSession: SessionLink }
@@ -30,15 +39,42 @@ export interface UserCommand {
     | { $case: 'leftGuild'; leftGuild: GuildMembership }
     | { $case: 'updateSettings'; updateSettings: UserBodyRequest }
     | { $case: 'getSettings'; getSettings: UserRequest }
-    | { $case: 'resetToken'; resetToken: UserRequest }
-    | { $case: 'getRelationships'; getRelationships: UserRequest } //
-    /** Looks up which guild an invite code belongs to (the edge then asks that Guild). */
-    | { $case: 'resolveInvite'; resolveInvite: ResolveInvite }
-    | { $case: 'createApplication'; createApplication: UserBodyRequest }
+    | { $case: 'getRelationships'; getRelationships: UserRequest }
+    | { $case: 'createApplication'; createApplication: UserBodyRequest } //
+    /** Owner (or the application's bot) only; an empty application_id means the caller bot's own application. */
     | { $case: 'getApplication'; getApplication: ApplicationTarget }
-    | { $case: 'updateApplication'; updateApplication: ApplicationTarget }
+    | { $case: 'updateApplication'; updateApplication: ApplicationTarget } //
+    /** Sent to the BOT user's actor; the caller must own the application whose bot this is. */
     | { $case: 'resetBotToken'; resetBotToken: ApplicationTarget }
-    | { $case: 'listApplications'; listApplications: UserRequest }
+    | { $case: 'listApplications'; listApplications: UserRequest } //
+    /** Any caller: GET /users/{id}/profile. */
+    | { $case: 'getProfile'; getProfile: ProfileRequest }
+    | { $case: 'updateProfile'; updateProfile: UserBodyRequest }
+    | { $case: 'getGuildSettings'; getGuildSettings: GuildSettingsTarget }
+    | { $case: 'updateGuildSettings'; updateGuildSettings: GuildSettingsTarget }
+    | { $case: 'getNote'; getNote: PeerTarget }
+    | { $case: 'putNote'; putNote: PeerTarget }
+    | { $case: 'putRelationship'; putRelationship: PeerTarget } //
+    /** POST /users/@me/relationships: a friend request by username and discriminator. */
+    | { $case: 'addRelationship'; addRelationship: UserBodyRequest }
+    | { $case: 'deleteRelationship'; deleteRelationship: PeerTarget } //
+    /** User -> User (tell): the peer changed its relationship with this user. */
+    | { $case: 'relationshipChanged'; relationshipChanged: RelationshipChanged } //
+    /** Any caller: GET /users/{id}/relationships (friends this user and the caller have in common). */
+    | { $case: 'mutualRelationships'; mutualRelationships: UserRequest } //
+    /** Owner's actor: creates the application's bot user. */
+    | { $case: 'createBot'; createBot: ApplicationTarget } //
+    /** Sent to the BOT user's actor; the caller must own the application. */
+    | { $case: 'updateBot'; updateBot: ApplicationTarget } //
+    /** GET /oauth2/authorize: the application, its bot, the caller and the guilds it may add the bot to. */
+    | { $case: 'getAuthorize'; getAuthorize: ApplicationTarget } //
+    /** POST /oauth2/authorize (scope bot): asks the guild to add the application's bot. */
+    | { $case: 'authorizeApplication'; authorizeApplication: ApplicationTarget }
+    | { $case: 'disableAccount'; disableAccount: UserBodyRequest }
+    | { $case: 'deleteAccount'; deleteAccount: UserBodyRequest }
+    | { $case: 'enableTotp'; enableTotp: UserBodyRequest }
+    | { $case: 'disableTotp'; disableTotp: UserBodyRequest }
+    | { $case: 'getBackupCodes'; getBackupCodes: UserBodyRequest }
     | undefined;
 }
 
@@ -46,8 +82,10 @@ export interface UserReply {
   reply?:
     | { $case: 'json'; json: Json }
     | { $case: 'empty'; empty: Empty }
-    | { $case: 'authenticated'; authenticated: AuthenticateReply }
-    | { $case: 'invite'; invite: ResolveInviteReply }
+    | {
+        $case: 'authenticated';
+        authenticated: AuthenticateReply;
+      }
     | undefined;
 }
 
@@ -60,6 +98,8 @@ export interface AuthenticateReply {
   /** The user's private record as JSON (READY.user, GET /users/@me). */
   userJson: string;
   guildIds: string[];
+  /** Bots only: the id of the bot's application (READY.application.id); empty for user accounts. */
+  applicationId: string;
 }
 
 export interface UserRequest {
@@ -86,18 +126,47 @@ export interface GuildMembership {
   guildId: string;
 }
 
-export interface ResolveInvite {
-  code: string;
-}
-
-export interface ResolveInviteReply {
-  guildId: string;
-}
-
 export interface ApplicationTarget {
   caller?: Caller | undefined;
   applicationId: string;
   body: string;
+}
+
+/** GET /users/@me/guilds paging (field 1 matches UserRequest). */
+export interface ListGuilds {
+  caller?: Caller | undefined;
+  before: string;
+  after: string;
+  limit: number;
+  withCounts: boolean;
+}
+
+export interface ProfileRequest {
+  caller?: Caller | undefined;
+  withMutualGuilds: boolean;
+}
+
+export interface GuildSettingsTarget {
+  caller?: Caller | undefined;
+  /** A guild id, or "@me" for DM notification settings. */
+  guildId: string;
+  body: string;
+}
+
+/** A request about another user (note, relationship). */
+export interface PeerTarget {
+  caller?: Caller | undefined;
+  userId: string;
+  body: string;
+}
+
+export interface RelationshipChanged {
+  /** The peer whose action this is. */
+  userId: string;
+  /** The relationship type this user now has toward the peer (0 = none: removed). */
+  type: number;
+  /** The peer's public user object as JSON (for RELATIONSHIP_ADD). */
+  userJson: string;
 }
 
 function createBaseUserCommand(): UserCommand {
@@ -126,7 +195,7 @@ export const UserCommand: MessageFns<UserCommand> = {
         UserBodyRequest.encode(message.command.openDm, writer.uint32(50).fork()).join();
         break;
       case 'listGuilds':
-        UserRequest.encode(message.command.listGuilds, writer.uint32(58).fork()).join();
+        ListGuilds.encode(message.command.listGuilds, writer.uint32(58).fork()).join();
         break;
       case 'logout':
         Authenticate.encode(message.command.logout, writer.uint32(66).fork()).join();
@@ -152,14 +221,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       case 'getSettings':
         UserRequest.encode(message.command.getSettings, writer.uint32(122).fork()).join();
         break;
-      case 'resetToken':
-        UserRequest.encode(message.command.resetToken, writer.uint32(130).fork()).join();
-        break;
       case 'getRelationships':
         UserRequest.encode(message.command.getRelationships, writer.uint32(138).fork()).join();
-        break;
-      case 'resolveInvite':
-        ResolveInvite.encode(message.command.resolveInvite, writer.uint32(146).fork()).join();
         break;
       case 'createApplication':
         UserBodyRequest.encode(message.command.createApplication, writer.uint32(154).fork()).join();
@@ -175,6 +238,66 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'listApplications':
         UserRequest.encode(message.command.listApplications, writer.uint32(186).fork()).join();
+        break;
+      case 'getProfile':
+        ProfileRequest.encode(message.command.getProfile, writer.uint32(194).fork()).join();
+        break;
+      case 'updateProfile':
+        UserBodyRequest.encode(message.command.updateProfile, writer.uint32(202).fork()).join();
+        break;
+      case 'getGuildSettings':
+        GuildSettingsTarget.encode(message.command.getGuildSettings, writer.uint32(210).fork()).join();
+        break;
+      case 'updateGuildSettings':
+        GuildSettingsTarget.encode(message.command.updateGuildSettings, writer.uint32(218).fork()).join();
+        break;
+      case 'getNote':
+        PeerTarget.encode(message.command.getNote, writer.uint32(226).fork()).join();
+        break;
+      case 'putNote':
+        PeerTarget.encode(message.command.putNote, writer.uint32(234).fork()).join();
+        break;
+      case 'putRelationship':
+        PeerTarget.encode(message.command.putRelationship, writer.uint32(242).fork()).join();
+        break;
+      case 'addRelationship':
+        UserBodyRequest.encode(message.command.addRelationship, writer.uint32(250).fork()).join();
+        break;
+      case 'deleteRelationship':
+        PeerTarget.encode(message.command.deleteRelationship, writer.uint32(258).fork()).join();
+        break;
+      case 'relationshipChanged':
+        RelationshipChanged.encode(message.command.relationshipChanged, writer.uint32(266).fork()).join();
+        break;
+      case 'mutualRelationships':
+        UserRequest.encode(message.command.mutualRelationships, writer.uint32(274).fork()).join();
+        break;
+      case 'createBot':
+        ApplicationTarget.encode(message.command.createBot, writer.uint32(282).fork()).join();
+        break;
+      case 'updateBot':
+        ApplicationTarget.encode(message.command.updateBot, writer.uint32(290).fork()).join();
+        break;
+      case 'getAuthorize':
+        ApplicationTarget.encode(message.command.getAuthorize, writer.uint32(298).fork()).join();
+        break;
+      case 'authorizeApplication':
+        ApplicationTarget.encode(message.command.authorizeApplication, writer.uint32(306).fork()).join();
+        break;
+      case 'disableAccount':
+        UserBodyRequest.encode(message.command.disableAccount, writer.uint32(314).fork()).join();
+        break;
+      case 'deleteAccount':
+        UserBodyRequest.encode(message.command.deleteAccount, writer.uint32(322).fork()).join();
+        break;
+      case 'enableTotp':
+        UserBodyRequest.encode(message.command.enableTotp, writer.uint32(330).fork()).join();
+        break;
+      case 'disableTotp':
+        UserBodyRequest.encode(message.command.disableTotp, writer.uint32(338).fork()).join();
+        break;
+      case 'getBackupCodes':
+        UserBodyRequest.encode(message.command.getBackupCodes, writer.uint32(346).fork()).join();
         break;
     }
     return writer;
@@ -246,7 +369,7 @@ export const UserCommand: MessageFns<UserCommand> = {
               break;
             }
 
-            message.command = { $case: 'listGuilds', listGuilds: UserRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'listGuilds', listGuilds: ListGuilds.decode(reader, reader.uint32()) };
             continue;
           }
           case 8: {
@@ -316,14 +439,6 @@ export const UserCommand: MessageFns<UserCommand> = {
             message.command = { $case: 'getSettings', getSettings: UserRequest.decode(reader, reader.uint32()) };
             continue;
           }
-          case 16: {
-            if (tag !== 130) {
-              break;
-            }
-
-            message.command = { $case: 'resetToken', resetToken: UserRequest.decode(reader, reader.uint32()) };
-            continue;
-          }
           case 17: {
             if (tag !== 138) {
               break;
@@ -333,14 +448,6 @@ export const UserCommand: MessageFns<UserCommand> = {
               $case: 'getRelationships',
               getRelationships: UserRequest.decode(reader, reader.uint32()),
             };
-            continue;
-          }
-          case 18: {
-            if (tag !== 146) {
-              break;
-            }
-
-            message.command = { $case: 'resolveInvite', resolveInvite: ResolveInvite.decode(reader, reader.uint32()) };
             continue;
           }
           case 19: {
@@ -398,6 +505,202 @@ export const UserCommand: MessageFns<UserCommand> = {
             };
             continue;
           }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.command = { $case: 'getProfile', getProfile: ProfileRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.command = {
+              $case: 'updateProfile',
+              updateProfile: UserBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.command = {
+              $case: 'getGuildSettings',
+              getGuildSettings: GuildSettingsTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.command = {
+              $case: 'updateGuildSettings',
+              updateGuildSettings: GuildSettingsTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.command = { $case: 'getNote', getNote: PeerTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.command = { $case: 'putNote', putNote: PeerTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.command = { $case: 'putRelationship', putRelationship: PeerTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.command = {
+              $case: 'addRelationship',
+              addRelationship: UserBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.command = {
+              $case: 'deleteRelationship',
+              deleteRelationship: PeerTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.command = {
+              $case: 'relationshipChanged',
+              relationshipChanged: RelationshipChanged.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 34: {
+            if (tag !== 274) {
+              break;
+            }
+
+            message.command = {
+              $case: 'mutualRelationships',
+              mutualRelationships: UserRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.command = { $case: 'createBot', createBot: ApplicationTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
+            message.command = { $case: 'updateBot', updateBot: ApplicationTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 37: {
+            if (tag !== 298) {
+              break;
+            }
+
+            message.command = {
+              $case: 'getAuthorize',
+              getAuthorize: ApplicationTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 38: {
+            if (tag !== 306) {
+              break;
+            }
+
+            message.command = {
+              $case: 'authorizeApplication',
+              authorizeApplication: ApplicationTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 39: {
+            if (tag !== 314) {
+              break;
+            }
+
+            message.command = {
+              $case: 'disableAccount',
+              disableAccount: UserBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.command = {
+              $case: 'deleteAccount',
+              deleteAccount: UserBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.command = { $case: 'enableTotp', enableTotp: UserBodyRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 42: {
+            if (tag !== 338) {
+              break;
+            }
+
+            message.command = { $case: 'disableTotp', disableTotp: UserBodyRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 43: {
+            if (tag !== 346) {
+              break;
+            }
+
+            message.command = {
+              $case: 'getBackupCodes',
+              getBackupCodes: UserBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -435,9 +738,9 @@ export const UserCommand: MessageFns<UserCommand> = {
                           : isSet(object.open_dm)
                             ? { $case: 'openDm', openDm: UserBodyRequest.fromJSON(object.open_dm) }
                             : isSet(object.listGuilds)
-                              ? { $case: 'listGuilds', listGuilds: UserRequest.fromJSON(object.listGuilds) }
+                              ? { $case: 'listGuilds', listGuilds: ListGuilds.fromJSON(object.listGuilds) }
                               : isSet(object.list_guilds)
-                                ? { $case: 'listGuilds', listGuilds: UserRequest.fromJSON(object.list_guilds) }
+                                ? { $case: 'listGuilds', listGuilds: ListGuilds.fromJSON(object.list_guilds) }
                                 : isSet(object.logout)
                                   ? { $case: 'logout', logout: Authenticate.fromJSON(object.logout) }
                                   : isSet(object.attachSession)
@@ -506,130 +809,525 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                 $case: 'getSettings',
                                                                 getSettings: UserRequest.fromJSON(object.get_settings),
                                                               }
-                                                            : isSet(object.resetToken)
+                                                            : isSet(object.getRelationships)
                                                               ? {
-                                                                  $case: 'resetToken',
-                                                                  resetToken: UserRequest.fromJSON(object.resetToken),
+                                                                  $case: 'getRelationships',
+                                                                  getRelationships: UserRequest.fromJSON(
+                                                                    object.getRelationships,
+                                                                  ),
                                                                 }
-                                                              : isSet(object.reset_token)
+                                                              : isSet(object.get_relationships)
                                                                 ? {
-                                                                    $case: 'resetToken',
-                                                                    resetToken: UserRequest.fromJSON(
-                                                                      object.reset_token,
+                                                                    $case: 'getRelationships',
+                                                                    getRelationships: UserRequest.fromJSON(
+                                                                      object.get_relationships,
                                                                     ),
                                                                   }
-                                                                : isSet(object.getRelationships)
+                                                                : isSet(object.createApplication)
                                                                   ? {
-                                                                      $case: 'getRelationships',
-                                                                      getRelationships: UserRequest.fromJSON(
-                                                                        object.getRelationships,
+                                                                      $case: 'createApplication',
+                                                                      createApplication: UserBodyRequest.fromJSON(
+                                                                        object.createApplication,
                                                                       ),
                                                                     }
-                                                                  : isSet(object.get_relationships)
+                                                                  : isSet(object.create_application)
                                                                     ? {
-                                                                        $case: 'getRelationships',
-                                                                        getRelationships: UserRequest.fromJSON(
-                                                                          object.get_relationships,
+                                                                        $case: 'createApplication',
+                                                                        createApplication: UserBodyRequest.fromJSON(
+                                                                          object.create_application,
                                                                         ),
                                                                       }
-                                                                    : isSet(object.resolveInvite)
+                                                                    : isSet(object.getApplication)
                                                                       ? {
-                                                                          $case: 'resolveInvite',
-                                                                          resolveInvite: ResolveInvite.fromJSON(
-                                                                            object.resolveInvite,
+                                                                          $case: 'getApplication',
+                                                                          getApplication: ApplicationTarget.fromJSON(
+                                                                            object.getApplication,
                                                                           ),
                                                                         }
-                                                                      : isSet(object.resolve_invite)
+                                                                      : isSet(object.get_application)
                                                                         ? {
-                                                                            $case: 'resolveInvite',
-                                                                            resolveInvite: ResolveInvite.fromJSON(
-                                                                              object.resolve_invite,
+                                                                            $case: 'getApplication',
+                                                                            getApplication: ApplicationTarget.fromJSON(
+                                                                              object.get_application,
                                                                             ),
                                                                           }
-                                                                        : isSet(object.createApplication)
+                                                                        : isSet(object.updateApplication)
                                                                           ? {
-                                                                              $case: 'createApplication',
-                                                                              createApplication:
-                                                                                UserBodyRequest.fromJSON(
-                                                                                  object.createApplication,
+                                                                              $case: 'updateApplication',
+                                                                              updateApplication:
+                                                                                ApplicationTarget.fromJSON(
+                                                                                  object.updateApplication,
                                                                                 ),
                                                                             }
-                                                                          : isSet(object.create_application)
+                                                                          : isSet(object.update_application)
                                                                             ? {
-                                                                                $case: 'createApplication',
-                                                                                createApplication:
-                                                                                  UserBodyRequest.fromJSON(
-                                                                                    object.create_application,
+                                                                                $case: 'updateApplication',
+                                                                                updateApplication:
+                                                                                  ApplicationTarget.fromJSON(
+                                                                                    object.update_application,
                                                                                   ),
                                                                               }
-                                                                            : isSet(object.getApplication)
+                                                                            : isSet(object.resetBotToken)
                                                                               ? {
-                                                                                  $case: 'getApplication',
-                                                                                  getApplication:
+                                                                                  $case: 'resetBotToken',
+                                                                                  resetBotToken:
                                                                                     ApplicationTarget.fromJSON(
-                                                                                      object.getApplication,
+                                                                                      object.resetBotToken,
                                                                                     ),
                                                                                 }
-                                                                              : isSet(object.get_application)
+                                                                              : isSet(object.reset_bot_token)
                                                                                 ? {
-                                                                                    $case: 'getApplication',
-                                                                                    getApplication:
+                                                                                    $case: 'resetBotToken',
+                                                                                    resetBotToken:
                                                                                       ApplicationTarget.fromJSON(
-                                                                                        object.get_application,
+                                                                                        object.reset_bot_token,
                                                                                       ),
                                                                                   }
-                                                                                : isSet(object.updateApplication)
+                                                                                : isSet(object.listApplications)
                                                                                   ? {
-                                                                                      $case: 'updateApplication',
-                                                                                      updateApplication:
-                                                                                        ApplicationTarget.fromJSON(
-                                                                                          object.updateApplication,
+                                                                                      $case: 'listApplications',
+                                                                                      listApplications:
+                                                                                        UserRequest.fromJSON(
+                                                                                          object.listApplications,
                                                                                         ),
                                                                                     }
-                                                                                  : isSet(object.update_application)
+                                                                                  : isSet(object.list_applications)
                                                                                     ? {
-                                                                                        $case: 'updateApplication',
-                                                                                        updateApplication:
-                                                                                          ApplicationTarget.fromJSON(
-                                                                                            object.update_application,
+                                                                                        $case: 'listApplications',
+                                                                                        listApplications:
+                                                                                          UserRequest.fromJSON(
+                                                                                            object.list_applications,
                                                                                           ),
                                                                                       }
-                                                                                    : isSet(object.resetBotToken)
+                                                                                    : isSet(object.getProfile)
                                                                                       ? {
-                                                                                          $case: 'resetBotToken',
-                                                                                          resetBotToken:
-                                                                                            ApplicationTarget.fromJSON(
-                                                                                              object.resetBotToken,
+                                                                                          $case: 'getProfile',
+                                                                                          getProfile:
+                                                                                            ProfileRequest.fromJSON(
+                                                                                              object.getProfile,
                                                                                             ),
                                                                                         }
-                                                                                      : isSet(object.reset_bot_token)
+                                                                                      : isSet(object.get_profile)
                                                                                         ? {
-                                                                                            $case: 'resetBotToken',
-                                                                                            resetBotToken:
-                                                                                              ApplicationTarget.fromJSON(
-                                                                                                object.reset_bot_token,
+                                                                                            $case: 'getProfile',
+                                                                                            getProfile:
+                                                                                              ProfileRequest.fromJSON(
+                                                                                                object.get_profile,
                                                                                               ),
                                                                                           }
-                                                                                        : isSet(object.listApplications)
+                                                                                        : isSet(object.updateProfile)
                                                                                           ? {
-                                                                                              $case: 'listApplications',
-                                                                                              listApplications:
-                                                                                                UserRequest.fromJSON(
-                                                                                                  object.listApplications,
+                                                                                              $case: 'updateProfile',
+                                                                                              updateProfile:
+                                                                                                UserBodyRequest.fromJSON(
+                                                                                                  object.updateProfile,
                                                                                                 ),
                                                                                             }
-                                                                                          : isSet(
-                                                                                                object.list_applications,
-                                                                                              )
+                                                                                          : isSet(object.update_profile)
                                                                                             ? {
-                                                                                                $case:
-                                                                                                  'listApplications',
-                                                                                                listApplications:
-                                                                                                  UserRequest.fromJSON(
-                                                                                                    object.list_applications,
+                                                                                                $case: 'updateProfile',
+                                                                                                updateProfile:
+                                                                                                  UserBodyRequest.fromJSON(
+                                                                                                    object.update_profile,
                                                                                                   ),
                                                                                               }
-                                                                                            : undefined,
+                                                                                            : isSet(
+                                                                                                  object.getGuildSettings,
+                                                                                                )
+                                                                                              ? {
+                                                                                                  $case:
+                                                                                                    'getGuildSettings',
+                                                                                                  getGuildSettings:
+                                                                                                    GuildSettingsTarget.fromJSON(
+                                                                                                      object.getGuildSettings,
+                                                                                                    ),
+                                                                                                }
+                                                                                              : isSet(
+                                                                                                    object.get_guild_settings,
+                                                                                                  )
+                                                                                                ? {
+                                                                                                    $case:
+                                                                                                      'getGuildSettings',
+                                                                                                    getGuildSettings:
+                                                                                                      GuildSettingsTarget.fromJSON(
+                                                                                                        object.get_guild_settings,
+                                                                                                      ),
+                                                                                                  }
+                                                                                                : isSet(
+                                                                                                      object.updateGuildSettings,
+                                                                                                    )
+                                                                                                  ? {
+                                                                                                      $case:
+                                                                                                        'updateGuildSettings',
+                                                                                                      updateGuildSettings:
+                                                                                                        GuildSettingsTarget.fromJSON(
+                                                                                                          object.updateGuildSettings,
+                                                                                                        ),
+                                                                                                    }
+                                                                                                  : isSet(
+                                                                                                        object.update_guild_settings,
+                                                                                                      )
+                                                                                                    ? {
+                                                                                                        $case:
+                                                                                                          'updateGuildSettings',
+                                                                                                        updateGuildSettings:
+                                                                                                          GuildSettingsTarget.fromJSON(
+                                                                                                            object.update_guild_settings,
+                                                                                                          ),
+                                                                                                      }
+                                                                                                    : isSet(
+                                                                                                          object.getNote,
+                                                                                                        )
+                                                                                                      ? {
+                                                                                                          $case:
+                                                                                                            'getNote',
+                                                                                                          getNote:
+                                                                                                            PeerTarget.fromJSON(
+                                                                                                              object.getNote,
+                                                                                                            ),
+                                                                                                        }
+                                                                                                      : isSet(
+                                                                                                            object.get_note,
+                                                                                                          )
+                                                                                                        ? {
+                                                                                                            $case:
+                                                                                                              'getNote',
+                                                                                                            getNote:
+                                                                                                              PeerTarget.fromJSON(
+                                                                                                                object.get_note,
+                                                                                                              ),
+                                                                                                          }
+                                                                                                        : isSet(
+                                                                                                              object.putNote,
+                                                                                                            )
+                                                                                                          ? {
+                                                                                                              $case:
+                                                                                                                'putNote',
+                                                                                                              putNote:
+                                                                                                                PeerTarget.fromJSON(
+                                                                                                                  object.putNote,
+                                                                                                                ),
+                                                                                                            }
+                                                                                                          : isSet(
+                                                                                                                object.put_note,
+                                                                                                              )
+                                                                                                            ? {
+                                                                                                                $case:
+                                                                                                                  'putNote',
+                                                                                                                putNote:
+                                                                                                                  PeerTarget.fromJSON(
+                                                                                                                    object.put_note,
+                                                                                                                  ),
+                                                                                                              }
+                                                                                                            : isSet(
+                                                                                                                  object.putRelationship,
+                                                                                                                )
+                                                                                                              ? {
+                                                                                                                  $case:
+                                                                                                                    'putRelationship',
+                                                                                                                  putRelationship:
+                                                                                                                    PeerTarget.fromJSON(
+                                                                                                                      object.putRelationship,
+                                                                                                                    ),
+                                                                                                                }
+                                                                                                              : isSet(
+                                                                                                                    object.put_relationship,
+                                                                                                                  )
+                                                                                                                ? {
+                                                                                                                    $case:
+                                                                                                                      'putRelationship',
+                                                                                                                    putRelationship:
+                                                                                                                      PeerTarget.fromJSON(
+                                                                                                                        object.put_relationship,
+                                                                                                                      ),
+                                                                                                                  }
+                                                                                                                : isSet(
+                                                                                                                      object.addRelationship,
+                                                                                                                    )
+                                                                                                                  ? {
+                                                                                                                      $case:
+                                                                                                                        'addRelationship',
+                                                                                                                      addRelationship:
+                                                                                                                        UserBodyRequest.fromJSON(
+                                                                                                                          object.addRelationship,
+                                                                                                                        ),
+                                                                                                                    }
+                                                                                                                  : isSet(
+                                                                                                                        object.add_relationship,
+                                                                                                                      )
+                                                                                                                    ? {
+                                                                                                                        $case:
+                                                                                                                          'addRelationship',
+                                                                                                                        addRelationship:
+                                                                                                                          UserBodyRequest.fromJSON(
+                                                                                                                            object.add_relationship,
+                                                                                                                          ),
+                                                                                                                      }
+                                                                                                                    : isSet(
+                                                                                                                          object.deleteRelationship,
+                                                                                                                        )
+                                                                                                                      ? {
+                                                                                                                          $case:
+                                                                                                                            'deleteRelationship',
+                                                                                                                          deleteRelationship:
+                                                                                                                            PeerTarget.fromJSON(
+                                                                                                                              object.deleteRelationship,
+                                                                                                                            ),
+                                                                                                                        }
+                                                                                                                      : isSet(
+                                                                                                                            object.delete_relationship,
+                                                                                                                          )
+                                                                                                                        ? {
+                                                                                                                            $case:
+                                                                                                                              'deleteRelationship',
+                                                                                                                            deleteRelationship:
+                                                                                                                              PeerTarget.fromJSON(
+                                                                                                                                object.delete_relationship,
+                                                                                                                              ),
+                                                                                                                          }
+                                                                                                                        : isSet(
+                                                                                                                              object.relationshipChanged,
+                                                                                                                            )
+                                                                                                                          ? {
+                                                                                                                              $case:
+                                                                                                                                'relationshipChanged',
+                                                                                                                              relationshipChanged:
+                                                                                                                                RelationshipChanged.fromJSON(
+                                                                                                                                  object.relationshipChanged,
+                                                                                                                                ),
+                                                                                                                            }
+                                                                                                                          : isSet(
+                                                                                                                                object.relationship_changed,
+                                                                                                                              )
+                                                                                                                            ? {
+                                                                                                                                $case:
+                                                                                                                                  'relationshipChanged',
+                                                                                                                                relationshipChanged:
+                                                                                                                                  RelationshipChanged.fromJSON(
+                                                                                                                                    object.relationship_changed,
+                                                                                                                                  ),
+                                                                                                                              }
+                                                                                                                            : isSet(
+                                                                                                                                  object.mutualRelationships,
+                                                                                                                                )
+                                                                                                                              ? {
+                                                                                                                                  $case:
+                                                                                                                                    'mutualRelationships',
+                                                                                                                                  mutualRelationships:
+                                                                                                                                    UserRequest.fromJSON(
+                                                                                                                                      object.mutualRelationships,
+                                                                                                                                    ),
+                                                                                                                                }
+                                                                                                                              : isSet(
+                                                                                                                                    object.mutual_relationships,
+                                                                                                                                  )
+                                                                                                                                ? {
+                                                                                                                                    $case:
+                                                                                                                                      'mutualRelationships',
+                                                                                                                                    mutualRelationships:
+                                                                                                                                      UserRequest.fromJSON(
+                                                                                                                                        object.mutual_relationships,
+                                                                                                                                      ),
+                                                                                                                                  }
+                                                                                                                                : isSet(
+                                                                                                                                      object.createBot,
+                                                                                                                                    )
+                                                                                                                                  ? {
+                                                                                                                                      $case:
+                                                                                                                                        'createBot',
+                                                                                                                                      createBot:
+                                                                                                                                        ApplicationTarget.fromJSON(
+                                                                                                                                          object.createBot,
+                                                                                                                                        ),
+                                                                                                                                    }
+                                                                                                                                  : isSet(
+                                                                                                                                        object.create_bot,
+                                                                                                                                      )
+                                                                                                                                    ? {
+                                                                                                                                        $case:
+                                                                                                                                          'createBot',
+                                                                                                                                        createBot:
+                                                                                                                                          ApplicationTarget.fromJSON(
+                                                                                                                                            object.create_bot,
+                                                                                                                                          ),
+                                                                                                                                      }
+                                                                                                                                    : isSet(
+                                                                                                                                          object.updateBot,
+                                                                                                                                        )
+                                                                                                                                      ? {
+                                                                                                                                          $case:
+                                                                                                                                            'updateBot',
+                                                                                                                                          updateBot:
+                                                                                                                                            ApplicationTarget.fromJSON(
+                                                                                                                                              object.updateBot,
+                                                                                                                                            ),
+                                                                                                                                        }
+                                                                                                                                      : isSet(
+                                                                                                                                            object.update_bot,
+                                                                                                                                          )
+                                                                                                                                        ? {
+                                                                                                                                            $case:
+                                                                                                                                              'updateBot',
+                                                                                                                                            updateBot:
+                                                                                                                                              ApplicationTarget.fromJSON(
+                                                                                                                                                object.update_bot,
+                                                                                                                                              ),
+                                                                                                                                          }
+                                                                                                                                        : isSet(
+                                                                                                                                              object.getAuthorize,
+                                                                                                                                            )
+                                                                                                                                          ? {
+                                                                                                                                              $case:
+                                                                                                                                                'getAuthorize',
+                                                                                                                                              getAuthorize:
+                                                                                                                                                ApplicationTarget.fromJSON(
+                                                                                                                                                  object.getAuthorize,
+                                                                                                                                                ),
+                                                                                                                                            }
+                                                                                                                                          : isSet(
+                                                                                                                                                object.get_authorize,
+                                                                                                                                              )
+                                                                                                                                            ? {
+                                                                                                                                                $case:
+                                                                                                                                                  'getAuthorize',
+                                                                                                                                                getAuthorize:
+                                                                                                                                                  ApplicationTarget.fromJSON(
+                                                                                                                                                    object.get_authorize,
+                                                                                                                                                  ),
+                                                                                                                                              }
+                                                                                                                                            : isSet(
+                                                                                                                                                  object.authorizeApplication,
+                                                                                                                                                )
+                                                                                                                                              ? {
+                                                                                                                                                  $case:
+                                                                                                                                                    'authorizeApplication',
+                                                                                                                                                  authorizeApplication:
+                                                                                                                                                    ApplicationTarget.fromJSON(
+                                                                                                                                                      object.authorizeApplication,
+                                                                                                                                                    ),
+                                                                                                                                                }
+                                                                                                                                              : isSet(
+                                                                                                                                                    object.authorize_application,
+                                                                                                                                                  )
+                                                                                                                                                ? {
+                                                                                                                                                    $case:
+                                                                                                                                                      'authorizeApplication',
+                                                                                                                                                    authorizeApplication:
+                                                                                                                                                      ApplicationTarget.fromJSON(
+                                                                                                                                                        object.authorize_application,
+                                                                                                                                                      ),
+                                                                                                                                                  }
+                                                                                                                                                : isSet(
+                                                                                                                                                      object.disableAccount,
+                                                                                                                                                    )
+                                                                                                                                                  ? {
+                                                                                                                                                      $case:
+                                                                                                                                                        'disableAccount',
+                                                                                                                                                      disableAccount:
+                                                                                                                                                        UserBodyRequest.fromJSON(
+                                                                                                                                                          object.disableAccount,
+                                                                                                                                                        ),
+                                                                                                                                                    }
+                                                                                                                                                  : isSet(
+                                                                                                                                                        object.disable_account,
+                                                                                                                                                      )
+                                                                                                                                                    ? {
+                                                                                                                                                        $case:
+                                                                                                                                                          'disableAccount',
+                                                                                                                                                        disableAccount:
+                                                                                                                                                          UserBodyRequest.fromJSON(
+                                                                                                                                                            object.disable_account,
+                                                                                                                                                          ),
+                                                                                                                                                      }
+                                                                                                                                                    : isSet(
+                                                                                                                                                          object.deleteAccount,
+                                                                                                                                                        )
+                                                                                                                                                      ? {
+                                                                                                                                                          $case:
+                                                                                                                                                            'deleteAccount',
+                                                                                                                                                          deleteAccount:
+                                                                                                                                                            UserBodyRequest.fromJSON(
+                                                                                                                                                              object.deleteAccount,
+                                                                                                                                                            ),
+                                                                                                                                                        }
+                                                                                                                                                      : isSet(
+                                                                                                                                                            object.delete_account,
+                                                                                                                                                          )
+                                                                                                                                                        ? {
+                                                                                                                                                            $case:
+                                                                                                                                                              'deleteAccount',
+                                                                                                                                                            deleteAccount:
+                                                                                                                                                              UserBodyRequest.fromJSON(
+                                                                                                                                                                object.delete_account,
+                                                                                                                                                              ),
+                                                                                                                                                          }
+                                                                                                                                                        : isSet(
+                                                                                                                                                              object.enableTotp,
+                                                                                                                                                            )
+                                                                                                                                                          ? {
+                                                                                                                                                              $case:
+                                                                                                                                                                'enableTotp',
+                                                                                                                                                              enableTotp:
+                                                                                                                                                                UserBodyRequest.fromJSON(
+                                                                                                                                                                  object.enableTotp,
+                                                                                                                                                                ),
+                                                                                                                                                            }
+                                                                                                                                                          : isSet(
+                                                                                                                                                                object.enable_totp,
+                                                                                                                                                              )
+                                                                                                                                                            ? {
+                                                                                                                                                                $case:
+                                                                                                                                                                  'enableTotp',
+                                                                                                                                                                enableTotp:
+                                                                                                                                                                  UserBodyRequest.fromJSON(
+                                                                                                                                                                    object.enable_totp,
+                                                                                                                                                                  ),
+                                                                                                                                                              }
+                                                                                                                                                            : isSet(
+                                                                                                                                                                  object.disableTotp,
+                                                                                                                                                                )
+                                                                                                                                                              ? {
+                                                                                                                                                                  $case:
+                                                                                                                                                                    'disableTotp',
+                                                                                                                                                                  disableTotp:
+                                                                                                                                                                    UserBodyRequest.fromJSON(
+                                                                                                                                                                      object.disableTotp,
+                                                                                                                                                                    ),
+                                                                                                                                                                }
+                                                                                                                                                              : isSet(
+                                                                                                                                                                    object.disable_totp,
+                                                                                                                                                                  )
+                                                                                                                                                                ? {
+                                                                                                                                                                    $case:
+                                                                                                                                                                      'disableTotp',
+                                                                                                                                                                    disableTotp:
+                                                                                                                                                                      UserBodyRequest.fromJSON(
+                                                                                                                                                                        object.disable_totp,
+                                                                                                                                                                      ),
+                                                                                                                                                                  }
+                                                                                                                                                                : isSet(
+                                                                                                                                                                      object.getBackupCodes,
+                                                                                                                                                                    )
+                                                                                                                                                                  ? {
+                                                                                                                                                                      $case:
+                                                                                                                                                                        'getBackupCodes',
+                                                                                                                                                                      getBackupCodes:
+                                                                                                                                                                        UserBodyRequest.fromJSON(
+                                                                                                                                                                          object.getBackupCodes,
+                                                                                                                                                                        ),
+                                                                                                                                                                    }
+                                                                                                                                                                  : isSet(
+                                                                                                                                                                        object.get_backup_codes,
+                                                                                                                                                                      )
+                                                                                                                                                                    ? {
+                                                                                                                                                                        $case:
+                                                                                                                                                                          'getBackupCodes',
+                                                                                                                                                                        getBackupCodes:
+                                                                                                                                                                          UserBodyRequest.fromJSON(
+                                                                                                                                                                            object.get_backup_codes,
+                                                                                                                                                                          ),
+                                                                                                                                                                      }
+                                                                                                                                                                    : undefined,
     };
   },
 
@@ -648,7 +1346,7 @@ export const UserCommand: MessageFns<UserCommand> = {
     } else if (message.command?.$case === 'openDm') {
       obj.openDm = UserBodyRequest.toJSON(message.command.openDm);
     } else if (message.command?.$case === 'listGuilds') {
-      obj.listGuilds = UserRequest.toJSON(message.command.listGuilds);
+      obj.listGuilds = ListGuilds.toJSON(message.command.listGuilds);
     } else if (message.command?.$case === 'logout') {
       obj.logout = Authenticate.toJSON(message.command.logout);
     } else if (message.command?.$case === 'attachSession') {
@@ -665,12 +1363,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.updateSettings = UserBodyRequest.toJSON(message.command.updateSettings);
     } else if (message.command?.$case === 'getSettings') {
       obj.getSettings = UserRequest.toJSON(message.command.getSettings);
-    } else if (message.command?.$case === 'resetToken') {
-      obj.resetToken = UserRequest.toJSON(message.command.resetToken);
     } else if (message.command?.$case === 'getRelationships') {
       obj.getRelationships = UserRequest.toJSON(message.command.getRelationships);
-    } else if (message.command?.$case === 'resolveInvite') {
-      obj.resolveInvite = ResolveInvite.toJSON(message.command.resolveInvite);
     } else if (message.command?.$case === 'createApplication') {
       obj.createApplication = UserBodyRequest.toJSON(message.command.createApplication);
     } else if (message.command?.$case === 'getApplication') {
@@ -681,6 +1375,46 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.resetBotToken = ApplicationTarget.toJSON(message.command.resetBotToken);
     } else if (message.command?.$case === 'listApplications') {
       obj.listApplications = UserRequest.toJSON(message.command.listApplications);
+    } else if (message.command?.$case === 'getProfile') {
+      obj.getProfile = ProfileRequest.toJSON(message.command.getProfile);
+    } else if (message.command?.$case === 'updateProfile') {
+      obj.updateProfile = UserBodyRequest.toJSON(message.command.updateProfile);
+    } else if (message.command?.$case === 'getGuildSettings') {
+      obj.getGuildSettings = GuildSettingsTarget.toJSON(message.command.getGuildSettings);
+    } else if (message.command?.$case === 'updateGuildSettings') {
+      obj.updateGuildSettings = GuildSettingsTarget.toJSON(message.command.updateGuildSettings);
+    } else if (message.command?.$case === 'getNote') {
+      obj.getNote = PeerTarget.toJSON(message.command.getNote);
+    } else if (message.command?.$case === 'putNote') {
+      obj.putNote = PeerTarget.toJSON(message.command.putNote);
+    } else if (message.command?.$case === 'putRelationship') {
+      obj.putRelationship = PeerTarget.toJSON(message.command.putRelationship);
+    } else if (message.command?.$case === 'addRelationship') {
+      obj.addRelationship = UserBodyRequest.toJSON(message.command.addRelationship);
+    } else if (message.command?.$case === 'deleteRelationship') {
+      obj.deleteRelationship = PeerTarget.toJSON(message.command.deleteRelationship);
+    } else if (message.command?.$case === 'relationshipChanged') {
+      obj.relationshipChanged = RelationshipChanged.toJSON(message.command.relationshipChanged);
+    } else if (message.command?.$case === 'mutualRelationships') {
+      obj.mutualRelationships = UserRequest.toJSON(message.command.mutualRelationships);
+    } else if (message.command?.$case === 'createBot') {
+      obj.createBot = ApplicationTarget.toJSON(message.command.createBot);
+    } else if (message.command?.$case === 'updateBot') {
+      obj.updateBot = ApplicationTarget.toJSON(message.command.updateBot);
+    } else if (message.command?.$case === 'getAuthorize') {
+      obj.getAuthorize = ApplicationTarget.toJSON(message.command.getAuthorize);
+    } else if (message.command?.$case === 'authorizeApplication') {
+      obj.authorizeApplication = ApplicationTarget.toJSON(message.command.authorizeApplication);
+    } else if (message.command?.$case === 'disableAccount') {
+      obj.disableAccount = UserBodyRequest.toJSON(message.command.disableAccount);
+    } else if (message.command?.$case === 'deleteAccount') {
+      obj.deleteAccount = UserBodyRequest.toJSON(message.command.deleteAccount);
+    } else if (message.command?.$case === 'enableTotp') {
+      obj.enableTotp = UserBodyRequest.toJSON(message.command.enableTotp);
+    } else if (message.command?.$case === 'disableTotp') {
+      obj.disableTotp = UserBodyRequest.toJSON(message.command.disableTotp);
+    } else if (message.command?.$case === 'getBackupCodes') {
+      obj.getBackupCodes = UserBodyRequest.toJSON(message.command.getBackupCodes);
     }
     return obj;
   },
@@ -732,7 +1466,7 @@ export const UserCommand: MessageFns<UserCommand> = {
       }
       case 'listGuilds': {
         if (object.command?.listGuilds !== undefined && object.command?.listGuilds !== null) {
-          message.command = { $case: 'listGuilds', listGuilds: UserRequest.fromPartial(object.command.listGuilds) };
+          message.command = { $case: 'listGuilds', listGuilds: ListGuilds.fromPartial(object.command.listGuilds) };
         }
         break;
       }
@@ -796,26 +1530,11 @@ export const UserCommand: MessageFns<UserCommand> = {
         }
         break;
       }
-      case 'resetToken': {
-        if (object.command?.resetToken !== undefined && object.command?.resetToken !== null) {
-          message.command = { $case: 'resetToken', resetToken: UserRequest.fromPartial(object.command.resetToken) };
-        }
-        break;
-      }
       case 'getRelationships': {
         if (object.command?.getRelationships !== undefined && object.command?.getRelationships !== null) {
           message.command = {
             $case: 'getRelationships',
             getRelationships: UserRequest.fromPartial(object.command.getRelationships),
-          };
-        }
-        break;
-      }
-      case 'resolveInvite': {
-        if (object.command?.resolveInvite !== undefined && object.command?.resolveInvite !== null) {
-          message.command = {
-            $case: 'resolveInvite',
-            resolveInvite: ResolveInvite.fromPartial(object.command.resolveInvite),
           };
         }
         break;
@@ -865,6 +1584,168 @@ export const UserCommand: MessageFns<UserCommand> = {
         }
         break;
       }
+      case 'getProfile': {
+        if (object.command?.getProfile !== undefined && object.command?.getProfile !== null) {
+          message.command = { $case: 'getProfile', getProfile: ProfileRequest.fromPartial(object.command.getProfile) };
+        }
+        break;
+      }
+      case 'updateProfile': {
+        if (object.command?.updateProfile !== undefined && object.command?.updateProfile !== null) {
+          message.command = {
+            $case: 'updateProfile',
+            updateProfile: UserBodyRequest.fromPartial(object.command.updateProfile),
+          };
+        }
+        break;
+      }
+      case 'getGuildSettings': {
+        if (object.command?.getGuildSettings !== undefined && object.command?.getGuildSettings !== null) {
+          message.command = {
+            $case: 'getGuildSettings',
+            getGuildSettings: GuildSettingsTarget.fromPartial(object.command.getGuildSettings),
+          };
+        }
+        break;
+      }
+      case 'updateGuildSettings': {
+        if (object.command?.updateGuildSettings !== undefined && object.command?.updateGuildSettings !== null) {
+          message.command = {
+            $case: 'updateGuildSettings',
+            updateGuildSettings: GuildSettingsTarget.fromPartial(object.command.updateGuildSettings),
+          };
+        }
+        break;
+      }
+      case 'getNote': {
+        if (object.command?.getNote !== undefined && object.command?.getNote !== null) {
+          message.command = { $case: 'getNote', getNote: PeerTarget.fromPartial(object.command.getNote) };
+        }
+        break;
+      }
+      case 'putNote': {
+        if (object.command?.putNote !== undefined && object.command?.putNote !== null) {
+          message.command = { $case: 'putNote', putNote: PeerTarget.fromPartial(object.command.putNote) };
+        }
+        break;
+      }
+      case 'putRelationship': {
+        if (object.command?.putRelationship !== undefined && object.command?.putRelationship !== null) {
+          message.command = {
+            $case: 'putRelationship',
+            putRelationship: PeerTarget.fromPartial(object.command.putRelationship),
+          };
+        }
+        break;
+      }
+      case 'addRelationship': {
+        if (object.command?.addRelationship !== undefined && object.command?.addRelationship !== null) {
+          message.command = {
+            $case: 'addRelationship',
+            addRelationship: UserBodyRequest.fromPartial(object.command.addRelationship),
+          };
+        }
+        break;
+      }
+      case 'deleteRelationship': {
+        if (object.command?.deleteRelationship !== undefined && object.command?.deleteRelationship !== null) {
+          message.command = {
+            $case: 'deleteRelationship',
+            deleteRelationship: PeerTarget.fromPartial(object.command.deleteRelationship),
+          };
+        }
+        break;
+      }
+      case 'relationshipChanged': {
+        if (object.command?.relationshipChanged !== undefined && object.command?.relationshipChanged !== null) {
+          message.command = {
+            $case: 'relationshipChanged',
+            relationshipChanged: RelationshipChanged.fromPartial(object.command.relationshipChanged),
+          };
+        }
+        break;
+      }
+      case 'mutualRelationships': {
+        if (object.command?.mutualRelationships !== undefined && object.command?.mutualRelationships !== null) {
+          message.command = {
+            $case: 'mutualRelationships',
+            mutualRelationships: UserRequest.fromPartial(object.command.mutualRelationships),
+          };
+        }
+        break;
+      }
+      case 'createBot': {
+        if (object.command?.createBot !== undefined && object.command?.createBot !== null) {
+          message.command = { $case: 'createBot', createBot: ApplicationTarget.fromPartial(object.command.createBot) };
+        }
+        break;
+      }
+      case 'updateBot': {
+        if (object.command?.updateBot !== undefined && object.command?.updateBot !== null) {
+          message.command = { $case: 'updateBot', updateBot: ApplicationTarget.fromPartial(object.command.updateBot) };
+        }
+        break;
+      }
+      case 'getAuthorize': {
+        if (object.command?.getAuthorize !== undefined && object.command?.getAuthorize !== null) {
+          message.command = {
+            $case: 'getAuthorize',
+            getAuthorize: ApplicationTarget.fromPartial(object.command.getAuthorize),
+          };
+        }
+        break;
+      }
+      case 'authorizeApplication': {
+        if (object.command?.authorizeApplication !== undefined && object.command?.authorizeApplication !== null) {
+          message.command = {
+            $case: 'authorizeApplication',
+            authorizeApplication: ApplicationTarget.fromPartial(object.command.authorizeApplication),
+          };
+        }
+        break;
+      }
+      case 'disableAccount': {
+        if (object.command?.disableAccount !== undefined && object.command?.disableAccount !== null) {
+          message.command = {
+            $case: 'disableAccount',
+            disableAccount: UserBodyRequest.fromPartial(object.command.disableAccount),
+          };
+        }
+        break;
+      }
+      case 'deleteAccount': {
+        if (object.command?.deleteAccount !== undefined && object.command?.deleteAccount !== null) {
+          message.command = {
+            $case: 'deleteAccount',
+            deleteAccount: UserBodyRequest.fromPartial(object.command.deleteAccount),
+          };
+        }
+        break;
+      }
+      case 'enableTotp': {
+        if (object.command?.enableTotp !== undefined && object.command?.enableTotp !== null) {
+          message.command = { $case: 'enableTotp', enableTotp: UserBodyRequest.fromPartial(object.command.enableTotp) };
+        }
+        break;
+      }
+      case 'disableTotp': {
+        if (object.command?.disableTotp !== undefined && object.command?.disableTotp !== null) {
+          message.command = {
+            $case: 'disableTotp',
+            disableTotp: UserBodyRequest.fromPartial(object.command.disableTotp),
+          };
+        }
+        break;
+      }
+      case 'getBackupCodes': {
+        if (object.command?.getBackupCodes !== undefined && object.command?.getBackupCodes !== null) {
+          message.command = {
+            $case: 'getBackupCodes',
+            getBackupCodes: UserBodyRequest.fromPartial(object.command.getBackupCodes),
+          };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -885,9 +1766,6 @@ export const UserReply: MessageFns<UserReply> = {
         break;
       case 'authenticated':
         AuthenticateReply.encode(message.reply.authenticated, writer.uint32(26).fork()).join();
-        break;
-      case 'invite':
-        ResolveInviteReply.encode(message.reply.invite, writer.uint32(34).fork()).join();
         break;
     }
     return writer;
@@ -933,14 +1811,6 @@ export const UserReply: MessageFns<UserReply> = {
             };
             continue;
           }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.reply = { $case: 'invite', invite: ResolveInviteReply.decode(reader, reader.uint32()) };
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -961,9 +1831,7 @@ export const UserReply: MessageFns<UserReply> = {
           ? { $case: 'empty', empty: Empty.fromJSON(object.empty) }
           : isSet(object.authenticated)
             ? { $case: 'authenticated', authenticated: AuthenticateReply.fromJSON(object.authenticated) }
-            : isSet(object.invite)
-              ? { $case: 'invite', invite: ResolveInviteReply.fromJSON(object.invite) }
-              : undefined,
+            : undefined,
     };
   },
 
@@ -975,8 +1843,6 @@ export const UserReply: MessageFns<UserReply> = {
       obj.empty = Empty.toJSON(message.reply.empty);
     } else if (message.reply?.$case === 'authenticated') {
       obj.authenticated = AuthenticateReply.toJSON(message.reply.authenticated);
-    } else if (message.reply?.$case === 'invite') {
-      obj.invite = ResolveInviteReply.toJSON(message.reply.invite);
     }
     return obj;
   },
@@ -1005,12 +1871,6 @@ export const UserReply: MessageFns<UserReply> = {
             $case: 'authenticated',
             authenticated: AuthenticateReply.fromPartial(object.reply.authenticated),
           };
-        }
-        break;
-      }
-      case 'invite': {
-        if (object.reply?.invite !== undefined && object.reply?.invite !== null) {
-          message.reply = { $case: 'invite', invite: ResolveInviteReply.fromPartial(object.reply.invite) };
         }
         break;
       }
@@ -1087,7 +1947,7 @@ export const Authenticate: MessageFns<Authenticate> = {
 };
 
 function createBaseAuthenticateReply(): AuthenticateReply {
-  return { caller: undefined, userJson: '', guildIds: [] };
+  return { caller: undefined, userJson: '', guildIds: [], applicationId: '' };
 }
 
 export const AuthenticateReply: MessageFns<AuthenticateReply> = {
@@ -1100,6 +1960,9 @@ export const AuthenticateReply: MessageFns<AuthenticateReply> = {
     }
     for (const v of message.guildIds) {
       writer.uint32(26).string(v!);
+    }
+    if (message.applicationId !== '') {
+      writer.uint32(34).string(message.applicationId);
     }
     return writer;
   },
@@ -1141,6 +2004,14 @@ export const AuthenticateReply: MessageFns<AuthenticateReply> = {
             message.guildIds.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1166,6 +2037,11 @@ export const AuthenticateReply: MessageFns<AuthenticateReply> = {
         : globalThis.Array.isArray(object?.guild_ids)
           ? object.guild_ids.map((e: any) => globalThis.String(e))
           : [],
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
     };
   },
 
@@ -1180,6 +2056,9 @@ export const AuthenticateReply: MessageFns<AuthenticateReply> = {
     if (message.guildIds?.length) {
       obj.guildIds = message.guildIds;
     }
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
     return obj;
   },
 
@@ -1192,6 +2071,7 @@ export const AuthenticateReply: MessageFns<AuthenticateReply> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.userJson = object.userJson ?? '';
     message.guildIds = object.guildIds?.map((e) => e) || [];
+    message.applicationId = object.applicationId ?? '';
     return message;
   },
 };
@@ -1600,146 +2480,6 @@ export const GuildMembership: MessageFns<GuildMembership> = {
   },
 };
 
-function createBaseResolveInvite(): ResolveInvite {
-  return { code: '' };
-}
-
-export const ResolveInvite: MessageFns<ResolveInvite> = {
-  encode(message: ResolveInvite, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.code !== '') {
-      writer.uint32(10).string(message.code);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ResolveInvite {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseResolveInvite();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.code = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ResolveInvite {
-    return { code: isSet(object.code) ? globalThis.String(object.code) : '' };
-  },
-
-  toJSON(message: ResolveInvite): unknown {
-    const obj: any = {};
-    if (message.code !== '') {
-      obj.code = message.code;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ResolveInvite>): ResolveInvite {
-    return ResolveInvite.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ResolveInvite>): ResolveInvite {
-    const message = createBaseResolveInvite();
-    message.code = object.code ?? '';
-    return message;
-  },
-};
-
-function createBaseResolveInviteReply(): ResolveInviteReply {
-  return { guildId: '' };
-}
-
-export const ResolveInviteReply: MessageFns<ResolveInviteReply> = {
-  encode(message: ResolveInviteReply, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.guildId !== '') {
-      writer.uint32(10).string(message.guildId);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ResolveInviteReply {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseResolveInviteReply();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.guildId = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ResolveInviteReply {
-    return {
-      guildId: isSet(object.guildId)
-        ? globalThis.String(object.guildId)
-        : isSet(object.guild_id)
-          ? globalThis.String(object.guild_id)
-          : '',
-    };
-  },
-
-  toJSON(message: ResolveInviteReply): unknown {
-    const obj: any = {};
-    if (message.guildId !== '') {
-      obj.guildId = message.guildId;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ResolveInviteReply>): ResolveInviteReply {
-    return ResolveInviteReply.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ResolveInviteReply>): ResolveInviteReply {
-    const message = createBaseResolveInviteReply();
-    message.guildId = object.guildId ?? '';
-    return message;
-  },
-};
-
 function createBaseApplicationTarget(): ApplicationTarget {
   return { caller: undefined, applicationId: '', body: '' };
 }
@@ -1842,6 +2582,555 @@ export const ApplicationTarget: MessageFns<ApplicationTarget> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.applicationId = object.applicationId ?? '';
     message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseListGuilds(): ListGuilds {
+  return { caller: undefined, before: '', after: '', limit: 0, withCounts: false };
+}
+
+export const ListGuilds: MessageFns<ListGuilds> = {
+  encode(message: ListGuilds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.before !== '') {
+      writer.uint32(18).string(message.before);
+    }
+    if (message.after !== '') {
+      writer.uint32(26).string(message.after);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).uint32(message.limit);
+    }
+    if (message.withCounts !== false) {
+      writer.uint32(40).bool(message.withCounts);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGuilds {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGuilds();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.before = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.withCounts = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGuilds {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      before: isSet(object.before) ? globalThis.String(object.before) : '',
+      after: isSet(object.after) ? globalThis.String(object.after) : '',
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      withCounts: isSet(object.withCounts)
+        ? globalThis.Boolean(object.withCounts)
+        : isSet(object.with_counts)
+          ? globalThis.Boolean(object.with_counts)
+          : false,
+    };
+  },
+
+  toJSON(message: ListGuilds): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.before !== '') {
+      obj.before = message.before;
+    }
+    if (message.after !== '') {
+      obj.after = message.after;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.withCounts !== false) {
+      obj.withCounts = message.withCounts;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListGuilds>): ListGuilds {
+    return ListGuilds.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListGuilds>): ListGuilds {
+    const message = createBaseListGuilds();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.before = object.before ?? '';
+    message.after = object.after ?? '';
+    message.limit = object.limit ?? 0;
+    message.withCounts = object.withCounts ?? false;
+    return message;
+  },
+};
+
+function createBaseProfileRequest(): ProfileRequest {
+  return { caller: undefined, withMutualGuilds: false };
+}
+
+export const ProfileRequest: MessageFns<ProfileRequest> = {
+  encode(message: ProfileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.withMutualGuilds !== false) {
+      writer.uint32(16).bool(message.withMutualGuilds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProfileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProfileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.withMutualGuilds = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProfileRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      withMutualGuilds: isSet(object.withMutualGuilds)
+        ? globalThis.Boolean(object.withMutualGuilds)
+        : isSet(object.with_mutual_guilds)
+          ? globalThis.Boolean(object.with_mutual_guilds)
+          : false,
+    };
+  },
+
+  toJSON(message: ProfileRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.withMutualGuilds !== false) {
+      obj.withMutualGuilds = message.withMutualGuilds;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProfileRequest>): ProfileRequest {
+    return ProfileRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProfileRequest>): ProfileRequest {
+    const message = createBaseProfileRequest();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.withMutualGuilds = object.withMutualGuilds ?? false;
+    return message;
+  },
+};
+
+function createBaseGuildSettingsTarget(): GuildSettingsTarget {
+  return { caller: undefined, guildId: '', body: '' };
+}
+
+export const GuildSettingsTarget: MessageFns<GuildSettingsTarget> = {
+  encode(message: GuildSettingsTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.guildId !== '') {
+      writer.uint32(18).string(message.guildId);
+    }
+    if (message.body !== '') {
+      writer.uint32(26).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GuildSettingsTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGuildSettingsTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.guildId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GuildSettingsTarget {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      guildId: isSet(object.guildId)
+        ? globalThis.String(object.guildId)
+        : isSet(object.guild_id)
+          ? globalThis.String(object.guild_id)
+          : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: GuildSettingsTarget): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.guildId !== '') {
+      obj.guildId = message.guildId;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GuildSettingsTarget>): GuildSettingsTarget {
+    return GuildSettingsTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GuildSettingsTarget>): GuildSettingsTarget {
+    const message = createBaseGuildSettingsTarget();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.guildId = object.guildId ?? '';
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBasePeerTarget(): PeerTarget {
+  return { caller: undefined, userId: '', body: '' };
+}
+
+export const PeerTarget: MessageFns<PeerTarget> = {
+  encode(message: PeerTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== '') {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.body !== '') {
+      writer.uint32(26).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeerTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeerTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PeerTarget {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: PeerTarget): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PeerTarget>): PeerTarget {
+    return PeerTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PeerTarget>): PeerTarget {
+    const message = createBasePeerTarget();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.userId = object.userId ?? '';
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseRelationshipChanged(): RelationshipChanged {
+  return { userId: '', type: 0, userJson: '' };
+}
+
+export const RelationshipChanged: MessageFns<RelationshipChanged> = {
+  encode(message: RelationshipChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== '') {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.type !== 0) {
+      writer.uint32(16).uint32(message.type);
+    }
+    if (message.userJson !== '') {
+      writer.uint32(26).string(message.userJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelationshipChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelationshipChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelationshipChanged {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+      type: isSet(object.type) ? globalThis.Number(object.type) : 0,
+      userJson: isSet(object.userJson)
+        ? globalThis.String(object.userJson)
+        : isSet(object.user_json)
+          ? globalThis.String(object.user_json)
+          : '',
+    };
+  },
+
+  toJSON(message: RelationshipChanged): unknown {
+    const obj: any = {};
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    if (message.type !== 0) {
+      obj.type = Math.round(message.type);
+    }
+    if (message.userJson !== '') {
+      obj.userJson = message.userJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RelationshipChanged>): RelationshipChanged {
+    return RelationshipChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RelationshipChanged>): RelationshipChanged {
+    const message = createBaseRelationshipChanged();
+    message.userId = object.userId ?? '';
+    message.type = object.type ?? 0;
+    message.userJson = object.userJson ?? '';
     return message;
   },
 };

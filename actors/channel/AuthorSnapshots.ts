@@ -1,0 +1,52 @@
+import { publicUser, publicUserOf, type PublicUser } from './publicUser.js';
+
+/** An author's public user object, and the same serialized once for storage. */
+export interface AuthorSnapshot {
+  readonly user: PublicUser;
+  readonly json: string;
+}
+
+/**
+ * Turns the user JSON a request carries into the author snapshot stored with a message. The last
+ * snapshot per author is kept with the JSON it came from, so a run of messages by the same author
+ * parses and serializes the author once, not per message.
+ */
+export class AuthorSnapshots {
+  readonly #byUser = new Map<string, { source: string; snapshot: AuthorSnapshot }>();
+
+  constructor(private readonly capacity = 1_000) {}
+
+  /**
+   * The snapshot of `userId` from, in order: the caller's user JSON (from the edge's authentication),
+   * the `user` inside the member JSON (guild channels), or `fallback` (a known or `{id}` user).
+   */
+  resolve(userId: string, userJson: string, memberJson: string, fallback: () => PublicUser): AuthorSnapshot {
+    const source = userJson !== '' ? userJson : memberJson;
+    const cached = this.#byUser.get(userId);
+    if (cached !== undefined && source !== '' && cached.source === source) return cached.snapshot;
+    const user = this.#fromSources(userId, userJson, memberJson) ?? fallback();
+    const snapshot = { user, json: JSON.stringify(user) };
+    if (source !== '') {
+      this.#byUser.delete(userId);
+      this.#byUser.set(userId, { source, snapshot });
+      if (this.#byUser.size > this.capacity) {
+        const oldest = this.#byUser.keys().next();
+        if (oldest.done !== true) this.#byUser.delete(oldest.value);
+      }
+    }
+    return snapshot;
+  }
+
+  #fromSources(userId: string, userJson: string, memberJson: string): PublicUser | undefined {
+    const direct = publicUser(userJson);
+    if (direct?.id === userId) return direct;
+    if (memberJson === '') return undefined;
+    try {
+      const member = JSON.parse(memberJson) as { user?: unknown };
+      const user = publicUserOf(member.user);
+      return user?.id === userId ? user : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import type { ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import { UnknownEntityError } from '../../src/domain/errors.js';
+import { compareSnowflakes } from '../../src/domain/snowflake.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+import type { ChannelRecord, MessageRecord } from '../runtime/ports/records.js';
+import type { ChannelStore, MessageStore, UserStore } from '../runtime/ports/stores.js';
+import { AuthorSnapshots } from './AuthorSnapshots.js';
+import { requireCaller, viewAccess, type Access } from './channelAccess.js';
+import { recipientUsers } from './channelJson.js';
+import { emit, type EventFamily } from './channelEvents.js';
+import { authorOf, messageJson } from './messageJson.js';
+import { NonceCache } from './NonceCache.js';
+import { KnownUsers, publicUserOf, type PublicUser } from './publicUser.js';
+import { aggregateReactions } from './reactions.js';
+
+/** User snapshots older than this are re-read from the UserStore before use (names change). */
+const USER_SNAPSHOT_TTL_MS = 60_000;
+
+/** The storage ports a channel uses; users are only read, for snapshots of authors and mentions. */
+export interface ChannelStores {
+  readonly channels: ChannelStore;
+  readonly messages: MessageStore;
+  readonly users: UserStore;
+}
+
+/** Delay before cached last_message_id / last_pin_timestamp are written through (one write per burst). */
+const FLUSH_DELAY_MS = 250;
+
+/** A reply carrying a JSON document. */
+export function jsonReply(json: string): ChannelReply {
+  return { reply: { $case: 'json', json: { json } } };
+}
+
+/** A reply with no content (HTTP 204). */
+export const EMPTY_REPLY: ChannelReply = { reply: { $case: 'empty', empty: {} } };
+
+/**
+ * The state of one active channel and the helpers its command handlers share: the record, caches
+ * (authors, known users, nonces, pin count, slowmode), access checks, rendering and event emission.
+ * Only the ChannelActor's turns touch it.
+ */
+export class ChannelScope {
+  readonly users = new KnownUsers();
+  readonly authors = new AuthorSnapshots();
+  readonly nonces = new NonceCache();
+  /** user id → when their last message was sent (slowmode). */
+  readonly lastSentMs = new Map<string, number>();
+  /** Pinned messages; undefined until counted. */
+  pinCount: number | undefined;
+  #dirty = false;
+  #flushPending = false;
+
+  constructor(
+    readonly ctx: ActorContext,
+    readonly stores: ChannelStores,
+    public channel: ChannelRecord,
+  ) {
+    if (channel.guild_id === null) for (const user of recipientUsers(channel, (id) => ({ id }))) this.remember(user);
+  }
+
+  /** The messages store. */
+  get messages(): MessageStore {
+    return this.stores.messages;
+  }
+
+  /** The caller's access, requiring VIEW_CHANNEL (see viewAccess). */
+  access(caller: Caller | undefined): Promise<Access> {
+    return viewAccess(this.ctx, this.channel, requireCaller(caller).userId);
+  }
+
+  /** Remembers a user snapshot that has more than an id. */
+  remember(user: PublicUser): void {
+    if (Object.keys(user).length > 1) this.users.remember(user, this.ctx.clock.now());
+  }
+
+  /**
+   * Makes sure recent snapshots of these users are known, reading missing or old ones from the
+   * UserStore (read-only, as the User actor reads other users; a Channel never awaits a User actor).
+   */
+  async loadUsers(ids: Iterable<string>): Promise<void> {
+    const since = this.ctx.clock.now() - USER_SNAPSHOT_TTL_MS;
+    const wanted = [...new Set(ids)].filter((id) => !this.users.knowsSince(id, since));
+    if (wanted.length === 0) return;
+    const records = await Promise.all(wanted.map((id) => this.stores.users.get(id)));
+    for (const record of records) {
+      const user = record === undefined ? undefined : publicUserOf(record);
+      if (user) this.remember(user);
+    }
+  }
+
+  /** A message of this channel; 404 10008 when it does not exist here. */
+  async message(messageId: string): Promise<MessageRecord> {
+    const record = await this.messages.get(this.channel.id, messageId);
+    if (!record) throw new UnknownEntityError('message');
+    return record;
+  }
+
+  /** Sends an event to whoever may see this channel (see channelEvents.emit). */
+  emit(event: string, dataJson: string, family: EventFamily): void {
+    emit(this.ctx, this.channel, event, dataJson, family);
+  }
+
+  /**
+   * Messages as `viewerId` sees them: with reactions (`me` relative to the viewer) and the replied-to
+   * message of replies, loaded in parallel (one read per message, so Cassandra fans them out).
+   */
+  async render(records: readonly MessageRecord[], viewerId: string): Promise<Record<string, unknown>[]> {
+    const byId = new Map(records.map((record) => [record.id, record]));
+    const [reactions, referenced] = await Promise.all([
+      Promise.all(records.map((record) => this.messages.listReactions(this.channel.id, record.id))),
+      Promise.all(records.map((record) => this.#referenced(record, byId))),
+    ]);
+    const mentioned = [...records, ...referenced].flatMap((record) => record?.mention_ids ?? []);
+    await this.loadUsers(mentioned);
+    const userOf = (id: string) => this.users.get(id);
+    return records.map((record, index) => {
+      const author = authorOf(record);
+      this.remember(author);
+      return messageJson(record, {
+        userOf,
+        author,
+        reactions: aggregateReactions(reactions[index] ?? [], viewerId),
+        referenced: referenced[index],
+      });
+    });
+  }
+
+  async #referenced(record: MessageRecord, page: ReadonlyMap<string, MessageRecord>): Promise<MessageRecord | null | undefined> {
+    const id = record.message_reference?.message_id;
+    if (id === undefined) return undefined;
+    return page.get(id) ?? (await this.messages.get(this.channel.id, id)) ?? null;
+  }
+
+  /** Notes a new newest message; written through to the ChannelStore shortly (see flush). */
+  noteLastMessage(messageId: string): void {
+    const current = this.channel.last_message_id;
+    if (current === null || compareSnowflakes(messageId, current) > 0) {
+      this.channel.last_message_id = messageId;
+      this.#markDirty();
+    }
+  }
+
+  /** Notes a pin change; written through shortly. */
+  notePin(timestamp: string | null): void {
+    this.channel.last_pin_timestamp = timestamp;
+    this.#markDirty();
+  }
+
+  /** True when cached fields wait to be written. */
+  get dirty(): boolean {
+    return this.#dirty;
+  }
+
+  /** Marks the cached fields for writing (e.g. after another writer stored stale values). */
+  markDirty(): void {
+    this.#markDirty();
+  }
+
+  #markDirty(): void {
+    this.#dirty = true;
+    if (this.#flushPending) return;
+    this.#flushPending = true;
+    this.ctx.tellSelfAfter(FLUSH_DELAY_MS, { command: { $case: 'flush', flush: {} } });
+  }
+
+  /**
+   * Writes the fields this actor owns (last_message_id, last_pin_timestamp) into the stored record,
+   * keeping every other field as its owner (the Guild, or the User for DMs) last saved it. Returns
+   * false when the channel no longer exists. A crash before a flush loses nothing: activation
+   * recomputes last_message_id from the newest stored message.
+   */
+  async flush(): Promise<boolean> {
+    this.#flushPending = false;
+    if (!this.#dirty) return true;
+    const stored = await this.stores.channels.get(this.channel.id);
+    if (!stored) return false;
+    const merged: ChannelRecord = {
+      ...stored,
+      last_message_id: this.channel.last_message_id,
+      last_pin_timestamp: this.channel.last_pin_timestamp,
+    };
+    await this.stores.channels.save(merged);
+    this.channel = merged;
+    this.#dirty = false;
+    return true;
+  }
+
+  /** Brings last_message_id up to the newest stored message (it may not have been flushed). */
+  async reconcileLastMessage(): Promise<void> {
+    const [newest] = await this.messages.list(this.channel.id, { limit: 1 });
+    if (newest !== undefined) this.noteLastMessage(newest.id);
+  }
+}

@@ -1,0 +1,124 @@
+import type { ChannelBodyRequest, ChannelReply, ListMessages, MessageTarget } from '../../proto/gen/chorus/v1/channel.js';
+import { BadRequestError, ForbiddenError, MissingAccessError, MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
+import { isSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
+import type { BulkDeleteBody, MessageEditBody } from '../../src/schemas/message.js';
+import { can, requireCaller, requireGuildChannel, requirePermission } from './channelAccess.js';
+import { withGuildId } from './channelEvents.js';
+import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
+import { parseMentions, resolveMentions } from './mentions.js';
+import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
+import type { MessageRecord } from '../runtime/ports/records.js';
+import { isDeletableType } from './messageJson.js';
+import { joinAround, planPage } from './pagination.js';
+
+/** Bulk delete takes 2..100 messages (Discord 50016). */
+const BULK_MIN = 2;
+const BULK_MAX = 100;
+/** Bulk delete refuses messages older than two weeks (Discord 50034). */
+export const BULK_MAX_AGE_MS = 14 * 24 * 3_600_000;
+
+/** GET /channels/{id}/messages: newest first; [] without READ_MESSAGE_HISTORY (as Discord). */
+export async function listMessages(scope: ChannelScope, request: ListMessages): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  if (!can(access, 'READ_MESSAGE_HISTORY')) return jsonReply('[]');
+  const plan = planPage(request);
+  const { messages, channel } = scope;
+  const records =
+    plan.kind === 'single'
+      ? await messages.list(channel.id, plan.page)
+      : joinAround(...(await Promise.all([messages.list(channel.id, plan.newer), messages.list(channel.id, plan.older)])));
+  return jsonReply(JSON.stringify(await scope.render(records, access.userId)));
+}
+
+/** GET /channels/{id}/messages/{message_id}; 404 10008 when it is not a message of this channel. */
+export async function getMessage(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  if (!can(access, 'READ_MESSAGE_HISTORY')) throw new MissingAccessError();
+  const record = await scope.message(request.messageId);
+  return jsonReply(JSON.stringify((await scope.render([record], access.userId))[0]));
+}
+
+/** PATCH /channels/{id}/messages/{message_id}: the author only (403 50005); MESSAGE_UPDATE. */
+export async function editMessage(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  const record = await scope.message(request.messageId);
+  if (record.author_id !== access.userId) {
+    throw new ForbiddenError('Cannot edit a message authored by another user', 50_005);
+  }
+  const body = JSON.parse(request.body || '{}') as MessageEditBody;
+  if (body.content !== undefined) {
+    record.content = body.content;
+    const mentions = resolveMentions(parseMentions(body.content), body.allowed_mentions, {
+      inGuild: scope.channel.guild_id !== null,
+      canMentionEveryone: can(access, 'MENTION_EVERYONE'),
+      ...(await repliedMention(scope, record)),
+    });
+    record.mention_ids = mentions.userIds;
+    record.mention_role_ids = mentions.roleIds;
+    record.mention_everyone = mentions.everyone;
+  }
+  if (body.embeds !== undefined || body.embed !== undefined) {
+    const embeds: unknown[] = body.embeds ?? (body.embed ? [body.embed] : []);
+    record.embeds = embeds.map((embed) => ({ type: 'rich', ...(embed as object) }));
+  }
+  if (body.components !== undefined) record.components = body.components;
+  if (body.flags !== undefined) record.flags = (record.flags & ~clientFlags(~0)) | clientFlags(body.flags);
+  if (isEmptyMessage(record.content, record.embeds, record.sticker_ids) && record.attachments.length === 0) {
+    throw new BadRequestError('Cannot send an empty message', 50_006);
+  }
+  record.edited_timestamp = new Date(scope.ctx.clock.now()).toISOString();
+  await scope.messages.update(record);
+  const [rendered] = await scope.render([record], access.userId);
+  const { reactions: _reactions, ...forEvent } = rendered ?? {};
+  void _reactions;
+  scope.emit('MESSAGE_UPDATE', eventJson(scope, JSON.stringify(forEvent), access), 'messages');
+  return jsonReply(JSON.stringify(rendered));
+}
+
+/** DELETE /channels/{id}/messages/{message_id}: the author, or MANAGE_MESSAGES in a guild; MESSAGE_DELETE. */
+export async function deleteMessage(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  const record = await scope.message(request.messageId);
+  if (!isDeletableType(record.type)) throw new BadRequestError('Cannot execute action on a system message', 50_021);
+  if (record.author_id !== access.userId && (scope.channel.guild_id === null || !can(access, 'MANAGE_MESSAGES'))) {
+    throw new MissingPermissionsError('MANAGE_MESSAGES');
+  }
+  await scope.messages.delete(scope.channel.id, [record.id]);
+  if (record.pinned && scope.pinCount !== undefined) scope.pinCount -= 1;
+  const data = withGuildId(scope.channel, { id: record.id, channel_id: scope.channel.id });
+  scope.emit('MESSAGE_DELETE', JSON.stringify(data), 'messages');
+  return EMPTY_REPLY;
+}
+
+/** POST /channels/{id}/messages/bulk-delete: MANAGE_MESSAGES; 2..100 ids (50016), none older than 14 days (50034). */
+export async function bulkDelete(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+  requireCaller(request.caller);
+  requireGuildChannel(scope.channel);
+  const access = await scope.access(request.caller);
+  requirePermission(access, 'MANAGE_MESSAGES');
+  const body = JSON.parse(request.body) as BulkDeleteBody;
+  body.messages.forEach((id, index) => {
+    if (!isSnowflake(id)) throw ValidationError.field(`messages.${index}`, 'NUMBER_TYPE_COERCE', `Value "${id}" is not snowflake.`);
+  });
+  const ids = [...new Set(body.messages)];
+  if (ids.length < BULK_MIN || ids.length > BULK_MAX) {
+    throw new BadRequestError('You can only bulk delete messages that are between 2 and 100 in count', 50_016);
+  }
+  const oldest = scope.ctx.clock.now() - BULK_MAX_AGE_MS;
+  if (ids.some((id) => snowflakeTimestampMs(id) < oldest)) {
+    throw new BadRequestError('You can only bulk delete messages that are under 14 days old.', 50_034);
+  }
+  await scope.messages.delete(scope.channel.id, ids);
+  scope.pinCount = undefined; // some may have been pinned: recount on the next pin
+  const data = withGuildId(scope.channel, { ids, channel_id: scope.channel.id });
+  scope.emit('MESSAGE_DELETE_BULK', JSON.stringify(data), 'messages');
+  return EMPTY_REPLY;
+}
+
+/** A reply that mentioned the replied-to author keeps mentioning them when edited (unless allowed_mentions says not). */
+async function repliedMention(scope: ChannelScope, record: MessageRecord): Promise<{ repliedUserId?: string }> {
+  const id = record.message_reference?.message_id;
+  if (id === undefined) return {};
+  const referenced = await scope.messages.get(scope.channel.id, id);
+  return referenced && record.mention_ids.includes(referenced.author_id) ? { repliedUserId: referenced.author_id } : {};
+}

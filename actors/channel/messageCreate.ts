@@ -1,0 +1,167 @@
+import type { ChannelBodyRequest, ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
+import { BadRequestError, RateLimitedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import type { MessageCreateBody } from '../../src/schemas/message.js';
+import type { MessageRecord } from '../runtime/ports/records.js';
+import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';
+import { channelJson, holdsMessages } from './channelJson.js';
+import { tellUser } from './channelEvents.js';
+import type { ChannelScope } from './ChannelScope.js';
+import { jsonReply } from './ChannelScope.js';
+import { parseMentions, resolveMentions } from './mentions.js';
+import { MessageType, messageJson, withJsonFields } from './messageJson.js';
+
+/** Message flags a client may set: SUPPRESS_EMBEDS (1<<2) and SUPPRESS_NOTIFICATIONS (1<<12). */
+export const CLIENT_FLAGS = (1 << 2) | (1 << 12);
+
+/** A create body as the actor reads it (the schema allows extra fields such as enforce_nonce). */
+type CreateBody = MessageCreateBody & { enforce_nonce?: boolean };
+
+/** True when a message would show nothing (Discord 50006). */
+export function isEmptyMessage(content: string, embeds: readonly unknown[], stickerIds: readonly string[]): boolean {
+  return content.trim() === '' && embeds.length === 0 && stickerIds.length === 0;
+}
+
+/** The message flags a body asks for, limited to those clients may set. */
+export function clientFlags(flags: string | number | undefined): number {
+  const value = Number(flags ?? 0);
+  return Number.isInteger(value) ? value & CLIENT_FLAGS : 0;
+}
+
+/**
+ * POST /channels/{id}/messages. Checks access (one Guild ask), assigns the snowflake, persists the
+ * message before replying, and dispatches MESSAGE_CREATE serialized once (the reply text plus
+ * guild_id and member). A repeated nonce from the same author returns the first message.
+ */
+export async function createMessage(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+  const caller = requireCaller(request.caller);
+  const access = await scope.access(caller);
+  const { channel, ctx } = scope;
+  if (!holdsMessages(channel.type)) throw new BadRequestError('Cannot send messages in a non-text channel', 50_008);
+  requirePermission(access, 'SEND_MESSAGES');
+  const body = JSON.parse(request.body) as CreateBody;
+  const now = ctx.clock.now();
+
+  const nonce = body.nonce === undefined ? null : String(body.nonce);
+  if (nonce !== null) {
+    const earlier = scope.nonces.find(caller.userId, nonce, now);
+    const record = earlier === undefined ? undefined : await scope.messages.get(channel.id, earlier);
+    if (record) return jsonReply(JSON.stringify((await scope.render([record], caller.userId))[0]));
+  }
+  enforceSlowmode(scope, access, now);
+
+  const content = body.content ?? '';
+  const embeds: unknown[] = body.embeds ?? (body.embed ? [body.embed] : []);
+  const stickerIds = body.sticker_ids ?? [];
+  if (isEmptyMessage(content, embeds, stickerIds)) throw new BadRequestError('Cannot send an empty message', 50_006);
+
+  const reply = await replyTarget(scope, body);
+  const mentions = resolveMentions(parseMentions(content), body.allowed_mentions, {
+    inGuild: channel.guild_id !== null,
+    canMentionEveryone: can(access, 'MENTION_EVERYONE'),
+    ...(reply.referenced ? { repliedUserId: reply.referenced.author_id } : {}),
+  });
+  const needAuthor = request.authorJson === '' && access.memberJson === '';
+  const firstMessage = channel.last_message_id === null;
+  const dmAnnounce = channel.guild_id === null && firstMessage ? channel.recipient_ids : [];
+  await scope.loadUsers([...mentions.userIds, ...(needAuthor ? [caller.userId] : []), ...dmAnnounce]);
+  const author = scope.authors.resolve(caller.userId, request.authorJson, access.memberJson, () =>
+    scope.users.get(caller.userId),
+  );
+  scope.remember(author.user);
+
+  const id = ctx.ids.next();
+  const record: MessageRecord = {
+    id,
+    channel_id: channel.id,
+    guild_id: channel.guild_id,
+    author_id: caller.userId,
+    type: reply.referenced ? MessageType.REPLY : MessageType.DEFAULT,
+    content,
+    tts: body.tts === true && can(access, 'SEND_TTS_MESSAGES'),
+    mention_everyone: mentions.everyone,
+    mention_ids: mentions.userIds,
+    mention_role_ids: mentions.roleIds,
+    embeds: embeds.map((embed) => ({ type: 'rich', ...(embed as object) })),
+    attachments: [],
+    components: body.components ?? [],
+    sticker_ids: stickerIds,
+    nonce,
+    pinned: false,
+    flags: clientFlags(body.flags),
+    message_reference: reply.reference,
+    edited_timestamp: null,
+    timestamp: new Date(now).toISOString(),
+    webhook_id: null,
+    author_json: author.json,
+  };
+  await scope.messages.insert(record);
+
+  scope.noteLastMessage(id);
+  if (nonce !== null) scope.nonces.remember(caller.userId, nonce, id, now);
+  scope.lastSentMs.set(caller.userId, now);
+
+  const json = JSON.stringify(
+    messageJson(record, { userOf: (userId) => scope.users.get(userId), author: author.user, referenced: reply.referenced }),
+  );
+  if (channel.guild_id === null && firstMessage) announceDm(scope, caller.userId);
+  scope.emit('MESSAGE_CREATE', eventJson(scope, json, access), 'messages');
+  return jsonReply(json);
+}
+
+/** The MESSAGE_CREATE/UPDATE payload: the message text plus guild_id, member and channel_type, without re-serializing it. */
+export function eventJson(scope: ChannelScope, messageText: string, access: Access): string {
+  const { channel } = scope;
+  const extra: Record<string, string> = { channel_type: String(channel.type) };
+  if (channel.guild_id !== null) {
+    extra['guild_id'] = JSON.stringify(channel.guild_id);
+    if (access.memberJson !== '') extra['member'] = access.memberJson;
+  }
+  return withJsonFields(messageText, extra);
+}
+
+/** The message a reply refers to; 404 10008 when it is missing unless fail_if_not_exists is false. */
+async function replyTarget(
+  scope: ChannelScope,
+  body: CreateBody,
+): Promise<{ reference: MessageRecord['message_reference']; referenced: MessageRecord | undefined }> {
+  const ref = body.message_reference;
+  if (ref === undefined) return { reference: null, referenced: undefined };
+  const { channel } = scope;
+  if (ref.channel_id !== undefined && ref.channel_id !== channel.id) {
+    throw ValidationError.field(
+      'message_reference',
+      'REPLIES_CANNOT_REFERENCE_OTHER_CHANNEL',
+      'Cannot reply to a message in a different channel',
+    );
+  }
+  const referenced = await scope.messages.get(channel.id, ref.message_id);
+  if (!referenced) {
+    if (ref.fail_if_not_exists === false) return { reference: null, referenced: undefined };
+    throw new UnknownEntityError('message');
+  }
+  const reference: NonNullable<MessageRecord['message_reference']> = { message_id: referenced.id, channel_id: channel.id };
+  if (channel.guild_id !== null) reference.guild_id = channel.guild_id;
+  return { reference, referenced };
+}
+
+/** Slowmode (rate_limit_per_user): 429 until the interval passes, unless the author may bypass it. */
+function enforceSlowmode(scope: ChannelScope, access: Access, nowMs: number): void {
+  const seconds = Number(scope.channel.fields['rate_limit_per_user'] ?? 0);
+  if (!(seconds > 0) || scope.channel.guild_id === null) return;
+  if (can(access, 'MANAGE_MESSAGES') || can(access, 'MANAGE_CHANNELS') || can(access, 'BYPASS_SLOWMODE')) return;
+  const last = scope.lastSentMs.get(access.userId);
+  const waitMs = last === undefined ? 0 : last + seconds * 1000 - nowMs;
+  if (waitMs > 0) throw new RateLimitedError(waitMs, false, `slowmode:${scope.channel.id}`, 1);
+}
+
+/**
+ * The first message of a DM: the other recipients' clients have not heard of the channel yet, so
+ * each gets CHANNEL_CREATE (as they see it) before MESSAGE_CREATE; tells to one actor stay in order.
+ */
+function announceDm(scope: ChannelScope, authorId: string): void {
+  for (const userId of new Set(scope.channel.recipient_ids)) {
+    if (userId === authorId) continue;
+    const data = JSON.stringify(channelJson(scope.channel, userId, (id) => scope.users.get(id)));
+    tellUser(scope.ctx, userId, { event: 'CHANNEL_CREATE', dataJson: data, intent: 0 });
+  }
+}

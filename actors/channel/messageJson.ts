@@ -1,0 +1,84 @@
+import type { MessageRecord } from '../runtime/ports/records.js';
+import type { PublicUser } from './publicUser.js';
+import type { ReactionJson } from './reactions.js';
+
+/** Message types (docs/rest.md §7). */
+export const MessageType = { DEFAULT: 0, CHANNEL_PINNED_MESSAGE: 6, REPLY: 19 } as const;
+
+/** Types a user may not delete (recipient add/remove, call, channel name/icon change, thread starter). */
+const UNDELETABLE_TYPES = new Set([1, 2, 3, 4, 5, 21]);
+
+/** True when Discord lets this message type be deleted. */
+export function isDeletableType(type: number): boolean {
+  return !UNDELETABLE_TYPES.has(type);
+}
+
+/** How to render the parts of a message that are not in its record. */
+export interface MessageRendering {
+  /** Public user of a mentioned id (a snapshot the channel knows, else `{id}`). */
+  readonly userOf: (id: string) => PublicUser;
+  /** Reactions relative to the viewer; omitted from the JSON when empty or undefined. */
+  readonly reactions?: readonly ReactionJson[] | undefined;
+  /** The replied-to message: a record, null when it was deleted, undefined when not loaded (nested). */
+  readonly referenced?: MessageRecord | null | undefined;
+  /** The author object, when the caller already has it parsed (saves a JSON.parse on the hot path). */
+  readonly author?: PublicUser | undefined;
+}
+
+/** Parses a stored author snapshot; a broken one still yields an author with the right id. */
+export function authorOf(record: MessageRecord): PublicUser {
+  try {
+    const author = JSON.parse(record.author_json) as PublicUser;
+    if (typeof author.id === 'string') return author;
+  } catch {
+    // fall through: an author must always be present
+  }
+  return { id: record.author_id };
+}
+
+/** The Discord message object for a stored message (REST and gateway shape; events add guild_id/member). */
+export function messageJson(record: MessageRecord, rendering: MessageRendering): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    type: record.type,
+    content: record.content,
+    mentions: record.mention_ids.map(rendering.userOf),
+    mention_roles: record.mention_role_ids,
+    attachments: record.attachments,
+    embeds: record.embeds,
+    timestamp: record.timestamp,
+    edited_timestamp: record.edited_timestamp,
+    flags: record.flags,
+    components: record.components,
+    id: record.id,
+    channel_id: record.channel_id,
+    author: rendering.author ?? authorOf(record),
+    pinned: record.pinned,
+    mention_everyone: record.mention_everyone,
+    tts: record.tts,
+  };
+  if (record.nonce !== null) json['nonce'] = record.nonce;
+  if (record.webhook_id !== null) json['webhook_id'] = record.webhook_id;
+  if (record.sticker_ids.length > 0) {
+    json['sticker_items'] = record.sticker_ids.map((id) => ({ id, name: '', format_type: 1 }));
+  }
+  if (record.message_reference !== null) {
+    json['message_reference'] = { type: 0, ...record.message_reference };
+    if (rendering.referenced !== undefined) {
+      json['referenced_message'] =
+        rendering.referenced === null ? null : messageJson(rendering.referenced, { userOf: rendering.userOf });
+    }
+  }
+  if (rendering.reactions !== undefined && rendering.reactions.length > 0) json['reactions'] = rendering.reactions;
+  return json;
+}
+
+/**
+ * A gateway payload built from an already serialized object by appending fields, so the message is
+ * serialized once for both the reply and the event. `extra` values are raw JSON texts.
+ */
+export function withJsonFields(objectJson: string, extra: Readonly<Record<string, string>>): string {
+  let tail = '';
+  for (const [key, raw] of Object.entries(extra)) tail += `,${JSON.stringify(key)}:${raw}`;
+  if (tail === '') return objectJson;
+  return objectJson === '{}' ? `{${tail.slice(1)}}` : `${objectJson.slice(0, -1)}${tail}}`;
+}

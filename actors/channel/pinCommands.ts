@@ -1,0 +1,115 @@
+import type { ChannelBodyRequest, ChannelReply, MessageTarget } from '../../proto/gen/chorus/v1/channel.js';
+import { BadRequestError, MissingPermissionsError } from '../../src/domain/errors.js';
+import type { MessageRecord } from '../runtime/ports/records.js';
+import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';
+import { tellUser, withGuildId } from './channelEvents.js';
+import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
+import { eventJson } from './messageCreate.js';
+import { messageJson, withJsonFields } from './messageJson.js';
+import { clampLimit } from './pagination.js';
+
+/** Pins per channel (Discord 30003). */
+export const MAX_PINS = 250;
+/** Page size of GET /channels/{id}/messages/pins (Discord: default and max 50). */
+const PINS_PAGE_LIMIT = 50;
+
+/** Pinning needs MANAGE_MESSAGES or PIN_MESSAGES in a guild; any recipient may pin in a DM. */
+function requirePinRight(access: Access): void {
+  if (!can(access, 'MANAGE_MESSAGES') && !can(access, 'PIN_MESSAGES')) throw new MissingPermissionsError('PIN_MESSAGES');
+}
+
+/** The list_pins body: the old route lists messages; the new one pages `{items, has_more}` by pin time. */
+interface PinsQuery {
+  readonly paginated?: boolean;
+  /** ISO timestamp: pins strictly older than it. */
+  readonly before?: string;
+  readonly limit?: number;
+}
+
+/** PUT /channels/{id}/pins/{message_id}: at most 250 pins (30003); CHANNEL_PINS_UPDATE and MESSAGE_UPDATE. */
+export async function pin(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
+  return setPinned(scope, request, true);
+}
+
+/** DELETE /channels/{id}/pins/{message_id}: CHANNEL_PINS_UPDATE and MESSAGE_UPDATE; unpinned already is a no-op. */
+export async function unpin(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
+  return setPinned(scope, request, false);
+}
+
+async function setPinned(scope: ChannelScope, request: MessageTarget, pinned: boolean): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  requirePinRight(access);
+  const record = await scope.message(request.messageId);
+  if (record.pinned === pinned) return EMPTY_REPLY;
+  const count = scope.pinCount ?? (await scope.messages.listPinned(scope.channel.id)).length;
+  if (pinned && count >= MAX_PINS) throw new BadRequestError(`Maximum number of pins reached (${MAX_PINS})`, 30_003);
+  const now = new Date(scope.ctx.clock.now()).toISOString();
+  record.pinned = pinned;
+  record.pinned_at = pinned ? now : null;
+  await scope.messages.update(record);
+  scope.pinCount = count + (pinned ? 1 : -1);
+  if (pinned) scope.notePin(now);
+  else if (scope.pinCount === 0) scope.notePin(null);
+  const message = JSON.stringify(messageJson(record, { userOf: (id) => scope.users.get(id) }));
+  scope.emit('MESSAGE_UPDATE', eventJson(scope, message, access), 'messages');
+  const pins = withGuildId(scope.channel, { channel_id: scope.channel.id, last_pin_timestamp: scope.channel.last_pin_timestamp });
+  scope.emit('CHANNEL_PINS_UPDATE', JSON.stringify(pins), 'pins');
+  return EMPTY_REPLY;
+}
+
+/** When a message was pinned (older records without pinned_at fall back to its timestamp). */
+function pinnedAt(record: MessageRecord): string {
+  return record.pinned_at ?? record.timestamp;
+}
+
+/**
+ * GET /channels/{id}/pins (messages, newest pin first) and GET /channels/{id}/messages/pins
+ * (`{items: [{pinned_at, message}], has_more}`, `before` an ISO time, `limit` 1..50). Empty without
+ * READ_MESSAGE_HISTORY.
+ */
+export async function listPins(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  const query = JSON.parse(request.body || '{}') as PinsQuery;
+  const readable = can(access, 'READ_MESSAGE_HISTORY');
+  const pinned = readable ? await scope.messages.listPinned(scope.channel.id) : [];
+  scope.pinCount = readable ? pinned.length : scope.pinCount;
+  if (query.paginated !== true) return jsonReply(JSON.stringify(await scope.render(pinned, access.userId)));
+  const beforeMs = query.before === undefined ? Infinity : Date.parse(query.before);
+  const limit = clampLimit(query.limit ?? 0, PINS_PAGE_LIMIT, PINS_PAGE_LIMIT);
+  const older = pinned.filter((record) => Date.parse(pinnedAt(record)) < beforeMs);
+  const page = older.slice(0, limit);
+  const messages = await scope.render(page, access.userId);
+  const items = page.map((record, index) => ({ pinned_at: pinnedAt(record), message: messages[index] }));
+  return jsonReply(JSON.stringify({ items, has_more: older.length > page.length }));
+}
+
+/** POST /channels/{id}/typing: SEND_MESSAGES; TYPING_START to whoever may see the channel. */
+export async function typing(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+  const access = await scope.access(request.caller);
+  requirePermission(access, 'SEND_MESSAGES');
+  const data = JSON.stringify(
+    withGuildId(scope.channel, {
+      channel_id: scope.channel.id,
+      user_id: access.userId,
+      timestamp: Math.floor(scope.ctx.clock.now() / 1000),
+    }),
+  );
+  scope.emit('TYPING_START', access.memberJson === '' ? data : withJsonFields(data, { member: access.memberJson }), 'typing');
+  return EMPTY_REPLY;
+}
+
+/**
+ * POST /channels/{id}/messages/{message_id}/ack → `{token: null}`. Read states are minimal: nothing
+ * is stored; the user's other sessions get MESSAGE_ACK so their unread markers clear.
+ */
+export async function acknowledge(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+  const caller = requireCaller(request.caller);
+  await scope.access(caller);
+  const body = JSON.parse(request.body || '{}') as { message_id?: string; manual?: boolean; mention_count?: number };
+  const messageId = body.message_id ?? scope.channel.last_message_id;
+  if (messageId) {
+    const data = { channel_id: scope.channel.id, message_id: messageId, version: scope.ctx.clock.now(), ack_type: 0 };
+    tellUser(scope.ctx, caller.userId, { event: 'MESSAGE_ACK', dataJson: JSON.stringify(data), intent: 0 });
+  }
+  return jsonReply('{"token":null}');
+}

@@ -1,0 +1,105 @@
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+
+/** Gateway intents as DispatchEvent.intent carries them: bit index + 1 (docs/gateway.md §12); 0 = not gated. */
+export const Intent = {
+  NONE: 0,
+  GUILDS: 1,
+  GUILD_MEMBERS: 2,
+  GUILD_MODERATION: 3,
+  GUILD_EXPRESSIONS: 4,
+  GUILD_INVITES: 7,
+  GUILD_MESSAGES: 10,
+} as const;
+
+/** A session subscribed to the guild's dispatches. */
+export interface Subscription {
+  readonly userId: string;
+  readonly intents: bigint;
+}
+
+/** True when a session that asked for `intents` receives an event gated by `intent`. */
+export function intentAllows(intents: bigint, intent: number): boolean {
+  return intent === 0 || ((intents >> BigInt(intent - 1)) & 1n) === 1n;
+}
+
+/** Builds a dispatch: the payload is serialized here, once, and shared by every receiving session. */
+export function dispatchEvent(event: string, data: unknown, intent: number): DispatchEvent {
+  return { event, dataJson: JSON.stringify(data), intent };
+}
+
+/**
+ * The sessions subscribed to one guild and the filter that picks who gets an event: intents, and an
+ * audience predicate (usually "can view the channel") evaluated once per user, not per session.
+ * One `fanOut` call per event: the system groups the sessions by node.
+ */
+export class GuildFanout {
+  readonly #sessions = new Map<string, Subscription>();
+
+  constructor(private readonly fanOut: (sessionIds: readonly string[], event: DispatchEvent) => void) {}
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  subscribe(sessionId: string, userId: string, intents: bigint): void {
+    this.#sessions.set(sessionId, { userId, intents });
+  }
+
+  unsubscribe(sessionId: string): void {
+    this.#sessions.delete(sessionId);
+  }
+
+  /** Session ids of one user. */
+  sessionsOf(userId: string): string[] {
+    const out: string[] = [];
+    for (const [sessionId, subscription] of this.#sessions) if (subscription.userId === userId) out.push(sessionId);
+    return out;
+  }
+
+  /** Drops every session of a user; returns them. */
+  unsubscribeUser(userId: string): string[] {
+    const dropped = this.sessionsOf(userId);
+    for (const sessionId of dropped) this.#sessions.delete(sessionId);
+    return dropped;
+  }
+
+  /** Drops every subscription (the guild was deleted). */
+  clear(): void {
+    this.#sessions.clear();
+  }
+
+  /** Users with at least one subscribed session. */
+  subscribedUsers(): Set<string> {
+    const users = new Set<string>();
+    for (const subscription of this.#sessions.values()) users.add(subscription.userId);
+    return users;
+  }
+
+  /**
+   * Sends `event` to sessions whose intents allow it and whose user passes `audience`; sessions of
+   * `alwaysUserId` get it regardless of intents (still subject to `audience`).
+   */
+  send(event: DispatchEvent, audience: (userId: string) => boolean = () => true, alwaysUserId = ''): void {
+    const verdicts = new Map<string, boolean>();
+    const targets: string[] = [];
+    for (const [sessionId, { userId, intents }] of this.#sessions) {
+      if (userId !== alwaysUserId && !intentAllows(intents, event.intent)) continue;
+      let allowed = verdicts.get(userId);
+      if (allowed === undefined) {
+        allowed = audience(userId);
+        verdicts.set(userId, allowed);
+      }
+      if (allowed) targets.push(sessionId);
+    }
+    if (targets.length > 0) this.fanOut(targets, event);
+  }
+
+  /** Sends `event` to the given sessions only (e.g. GUILD_DELETE to a removed member). */
+  sendTo(sessionIds: readonly string[], event: DispatchEvent): void {
+    const targets = sessionIds.filter((id) => {
+      const subscription = this.#sessions.get(id);
+      return subscription !== undefined && intentAllows(subscription.intents, event.intent);
+    });
+    if (targets.length > 0) this.fanOut(targets, event);
+  }
+}

@@ -1,0 +1,161 @@
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { GuildReply } from '../../proto/gen/chorus/v1/guild.js';
+import { UnauthorizedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+import { ActorKind } from '../runtime/ActorKind.js';
+import type { ChannelRecord } from '../runtime/ports/records.js';
+import type { Stores } from '../runtime/ports/stores.js';
+import { GuildFanout, Intent, dispatchEvent } from './GuildFanout.js';
+import type { GuildState } from './GuildState.js';
+import { canView } from './guildPermissions.js';
+import { channelJson } from './guildJson.js';
+
+/** A `json` reply; the document is serialized here, once. */
+export function jsonReply(value: unknown): GuildReply {
+  return { reply: { $case: 'json', json: { json: JSON.stringify(value) } } };
+}
+
+/** An `empty` reply (the edge answers 204). */
+export function emptyReply(): GuildReply {
+  return { reply: { $case: 'empty', empty: {} } };
+}
+
+/** The calling user's id; a command without a caller cannot have come through the edge. */
+export function callerId(caller: Caller | undefined): string {
+  if (!caller?.userId) throw new UnauthorizedError();
+  return caller.userId;
+}
+
+/** Parses a body the edge validated; a body that is not a JSON object or array is refused (50035). */
+// T names the schema's body type the edge validated against; the actor trusts that validation.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+export function parseBody<T>(body: string): T {
+  try {
+    return JSON.parse(body || '{}') as T;
+  } catch {
+    throw new ValidationError({ _errors: [{ code: 'BASE_TYPE_BAD_JSON', message: 'Body is not valid JSON.' }] });
+  }
+}
+
+/**
+ * What the Guild actor's handlers share: its state, storage ports, the actor context and the fan-out,
+ * plus the side effects every mutation repeats (dispatch, invalidating channel snapshots, telling
+ * channel actors their record changed).
+ */
+export class GuildRuntime {
+  #state: GuildState | undefined;
+  readonly fanout: GuildFanout;
+
+  constructor(
+    readonly ctx: ActorContext,
+    readonly stores: Stores,
+  ) {
+    this.fanout = new GuildFanout((ids, event) => {
+      ctx.fanOut(ids, event);
+    });
+  }
+
+  /** The loaded guild; 404 10004 when it does not exist (or was deleted). */
+  get state(): GuildState {
+    if (!this.#state) throw new UnknownEntityError('guild');
+    return this.#state;
+  }
+
+  get exists(): boolean {
+    return this.#state !== undefined;
+  }
+
+  setState(state: GuildState | undefined): void {
+    this.#state = state;
+  }
+
+  nowMs(): number {
+    return this.ctx.clock.now();
+  }
+
+  nowIso(): string {
+    return new Date(this.ctx.clock.now()).toISOString();
+  }
+
+  /** Dispatches to every subscribed session whose intents allow it and whose user passes `audience`. */
+  emit(name: string, data: unknown, intent: number, audience?: (userId: string) => boolean, alwaysUserId = ''): void {
+    this.fanout.send(dispatchEvent(name, data, intent), audience, alwaysUserId);
+  }
+
+  /** Dispatches to the sessions whose user may view the channel. */
+  emitInChannel(name: string, data: unknown, intent: number, channelId: string): void {
+    const state = this.state;
+    this.emit(name, data, intent, (userId) => canView(state, userId, channelId));
+  }
+
+  /** Subscribed users who can view the channel now (taken before a change, for emitChannelChange). */
+  viewersOf(channelId: string): Set<string> {
+    const state = this.state;
+    const viewers = new Set<string>();
+    for (const userId of this.fanout.subscribedUsers()) if (canView(state, userId, channelId)) viewers.add(userId);
+    return viewers;
+  }
+
+  /**
+   * Tells subscribers about a changed channel by what changed for them: CHANNEL_UPDATE to those who
+   * saw it and still do, CHANNEL_CREATE to those who now see it, CHANNEL_DELETE to those who lost it.
+   */
+  emitChannelChange(channel: ChannelRecord, viewersBefore: ReadonlySet<string>): void {
+    const state = this.state;
+    const json = channelJson(channel);
+    const seesNow = (userId: string): boolean => canView(state, userId, channel.id);
+    this.emit('CHANNEL_UPDATE', json, Intent.GUILDS, (u) => viewersBefore.has(u) && seesNow(u));
+    this.emit('CHANNEL_CREATE', json, Intent.GUILDS, (u) => !viewersBefore.has(u) && seesNow(u));
+    this.emit('CHANNEL_DELETE', json, Intent.GUILDS, (u) => viewersBefore.has(u) && !seesNow(u));
+  }
+
+  /**
+   * Roles, members or overwrites changed: bump the version and tell each message-holding channel
+   * that cached permission snapshots are stale (tell only; a Guild never awaits a Channel).
+   */
+  permissionsChanged(): void {
+    const state = this.state;
+    state.version += 1;
+    const version = String(state.version);
+    for (const channel of state.channels.values()) {
+      if (channel.type === 4) continue;
+      this.ctx.tell(ActorKind.Channel, channel.id, {
+        command: { $case: 'invalidateAccess', invalidateAccess: { version } },
+      });
+    }
+  }
+
+  /** Tells the channel actor its record changed (the record as JSON); `channel` undefined means it was deleted. */
+  tellChannelChanged(channelId: string, channel: ChannelRecord | undefined): void {
+    const json = channel ? JSON.stringify(channel) : '';
+    this.ctx.tell(ActorKind.Channel, channelId, {
+      command: { $case: 'channelChanged', channelChanged: { channelJson: json } },
+    });
+  }
+
+  /**
+   * Writes a channel record through. The channel actor owns last_message_id and last_pin_timestamp,
+   * so those are taken from the stored record rather than from this actor's copy.
+   */
+  async saveChannel(channel: ChannelRecord): Promise<void> {
+    const stored = await this.stores.channels.get(channel.id);
+    if (stored) {
+      channel.last_message_id = stored.last_message_id;
+      channel.last_pin_timestamp = stored.last_pin_timestamp;
+    }
+    await this.stores.channels.save(channel);
+    this.state.putChannel(channel);
+  }
+
+  /** Tells the User actor about a membership change, so it forwards it to the user's sessions. */
+  tellUser(userId: string, joined: boolean): void {
+    const guildId = this.state.id;
+    this.ctx.tell(
+      ActorKind.User,
+      userId,
+      joined
+        ? { command: { $case: 'joinedGuild', joinedGuild: { guildId } } }
+        : { command: { $case: 'leftGuild', leftGuild: { guildId } } },
+    );
+  }
+}

@@ -1,0 +1,115 @@
+import type {
+  BanTarget,
+  GuildReply,
+  GuildRequest,
+  MemberTarget,
+  PruneRequest,
+} from '../../proto/gen/chorus/v1/guild.js';
+import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import { Permission } from '../../src/domain/permissions.js';
+import type { BanCreateBody } from '../../src/schemas/guild.js';
+import type { MemberRecord } from '../runtime/ports/records.js';
+import { Intent } from './GuildFanout.js';
+import type { GuildRuntime } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import type { GuildState } from './GuildState.js';
+import { userSnapshot } from './guildLifecycle.js';
+import { bansOf, dropMember, type BanEntry } from './guildMembership.js';
+import { memberPermissions, outranks, requireGuildPermission } from './guildPermissions.js';
+
+/** Who hears of bans: holders of BAN_MEMBERS or VIEW_AUDIT_LOG (docs/gateway.md §14). */
+function seesBans(state: GuildState, userId: string): boolean {
+  return (memberPermissions(state, userId) & (Permission.BAN_MEMBERS | Permission.VIEW_AUDIT_LOG)) !== 0n;
+}
+
+async function saveBans(rt: GuildRuntime, bans: Record<string, BanEntry>): Promise<void> {
+  const state = rt.state;
+  const guild = { ...state.guild, fields: { ...state.guild.fields, bans } };
+  await rt.stores.guilds.saveGuild(guild);
+  state.guild = guild;
+}
+
+/** list_bans (BAN_MEMBERS). */
+export function listBans(rt: GuildRuntime, request: GuildRequest): GuildReply {
+  const state = rt.state;
+  requireGuildPermission(state, callerId(request.caller), Permission.BAN_MEMBERS);
+  return jsonReply(Object.values(bansOf(state)));
+}
+
+/** get_ban (BAN_MEMBERS): 404 10026 when the user is not banned. */
+export function getBan(rt: GuildRuntime, target: MemberTarget): GuildReply {
+  const state = rt.state;
+  requireGuildPermission(state, callerId(target.caller), Permission.BAN_MEMBERS);
+  const ban = bansOf(state)[target.userId];
+  if (!ban) throw new UnknownEntityError('ban');
+  return jsonReply(ban);
+}
+
+/** put_ban (BAN_MEMBERS; a member also needs a lower top role than the actor): removes them, GUILD_BAN_ADD. */
+export async function putBan(rt: GuildRuntime, target: BanTarget): Promise<GuildReply> {
+  const state = rt.state;
+  const actorId = callerId(target.caller);
+  requireGuildPermission(state, actorId, Permission.BAN_MEMBERS);
+  const member = state.members.get(target.userId);
+  if (target.userId === state.ownerId || (member && !outranks(state, actorId, target.userId))) {
+    throw new MissingPermissionsError('ROLE_HIERARCHY');
+  }
+  const body = parseBody<BanCreateBody>(target.body);
+  const user = member?.user ?? userSnapshot(target.userJson, target.userId);
+  const ban: BanEntry = { user, reason: body.reason ?? null };
+  await saveBans(rt, { ...bansOf(state), [target.userId]: ban });
+  if (member) await dropMember(rt, member);
+  rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user }, Intent.GUILD_MODERATION, (u) => seesBans(state, u));
+  return emptyReply();
+}
+
+/** delete_ban (BAN_MEMBERS): 404 10026 when the user is not banned; GUILD_BAN_REMOVE. */
+export async function deleteBan(rt: GuildRuntime, target: MemberTarget): Promise<GuildReply> {
+  const state = rt.state;
+  requireGuildPermission(state, callerId(target.caller), Permission.BAN_MEMBERS);
+  const { [target.userId]: ban, ...rest } = bansOf(state);
+  if (!ban) throw new UnknownEntityError('ban');
+  await saveBans(rt, rest);
+  rt.emit('GUILD_BAN_REMOVE', { guild_id: state.id, user: ban.user }, Intent.GUILD_MODERATION, (u) =>
+    seesBans(state, u),
+  );
+  return emptyReply();
+}
+
+/**
+ * Members a prune would remove: roleless (or holding only include_roles), joined more than `days`
+ * ago (Chorus keeps no activity record, so joining is the last known activity), and outranked by
+ * the actor; never the owner nor the actor.
+ */
+function pruneCandidates(state: GuildState, actorId: string, request: PruneRequest, nowMs: number): MemberRecord[] {
+  const days = request.days || 7;
+  if (days < 1 || days > 30) throw ValidationError.field('days', 'NUMBER_TYPE_MAX', 'Must be between 1 and 30.');
+  const included = new Set(request.includeRoles);
+  const cutoff = nowMs - days * 86_400_000;
+  return [...state.members.values()].filter(
+    (member) =>
+      member.user_id !== actorId &&
+      member.user_id !== state.ownerId &&
+      member.roles.every((roleId) => included.has(roleId)) &&
+      Date.parse(member.joined_at) < cutoff &&
+      outranks(state, actorId, member.user_id),
+  );
+}
+
+/** prune_count (KICK_MEMBERS): `{pruned}` as a dry run. */
+export function pruneCount(rt: GuildRuntime, request: PruneRequest): GuildReply {
+  const state = rt.state;
+  const actorId = callerId(request.caller);
+  requireGuildPermission(state, actorId, Permission.KICK_MEMBERS);
+  return jsonReply({ pruned: pruneCandidates(state, actorId, request, rt.nowMs()).length });
+}
+
+/** prune (KICK_MEMBERS): removes the candidates; `{pruned}` is null unless compute_prune_count. */
+export async function prune(rt: GuildRuntime, request: PruneRequest): Promise<GuildReply> {
+  const state = rt.state;
+  const actorId = callerId(request.caller);
+  requireGuildPermission(state, actorId, Permission.KICK_MEMBERS);
+  const candidates = pruneCandidates(state, actorId, request, rt.nowMs());
+  for (const member of candidates) await dropMember(rt, member);
+  return jsonReply({ pruned: request.computePruneCount ? candidates.length : null });
+}

@@ -1,0 +1,129 @@
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+import { getGuildMember, listGuildMembers, type MemberJson } from './guildQueries.js';
+import { memberListSync, requestedRanges } from './memberList.js';
+import { IntentBit } from './sessionFilters.js';
+
+/** What client-op handlers may use of their session. */
+export interface SessionPort {
+  readonly ctx: ActorContext;
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly caller: Caller;
+  /** Guilds the session is subscribed to (on its shard). */
+  readonly guildIds: ReadonlySet<string>;
+  /** Sends a dispatch to this session only. */
+  emit(event: string, dataJson: string, intent: number): void;
+  /** Records the status from a presence update. */
+  setStatus(status: string): void;
+}
+
+/** Client opcodes the session serves (the edge answers heartbeats and ignores the rest). */
+export const ClientOp = {
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  RequestGuildMembers: 8,
+  LazyRequest: 14,
+  GuildSubscriptionsBulk: 37,
+} as const;
+
+const CHUNK = 1000;
+const MAX_USER_IDS = 100;
+
+type Body = Record<string, unknown>;
+
+const list = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).filter(
+    (item): item is string => typeof item === 'string',
+  );
+
+/** Serves one client op; payloads that do not fit are ignored (the edge already checked they are JSON). */
+export async function handleClientOp(port: SessionPort, op: number, dataJson: string): Promise<void> {
+  const d = (JSON.parse(dataJson || 'null') ?? {}) as Body;
+  if (typeof d !== 'object') return;
+  switch (op) {
+    case ClientOp.PresenceUpdate:
+      if (typeof d['status'] === 'string') port.setStatus(d['status']);
+      return;
+    case ClientOp.VoiceStateUpdate:
+      voiceStateUpdate(port, d);
+      return;
+    case ClientOp.RequestGuildMembers:
+      for (const guildId of list(d['guild_id'])) {
+        if (port.guildIds.has(guildId)) await requestGuildMembers(port, guildId, d);
+      }
+      return;
+    case ClientOp.LazyRequest:
+      if (typeof d['guild_id'] === 'string') await lazyRequest(port, d['guild_id'], d['channels']);
+      return;
+    case ClientOp.GuildSubscriptionsBulk: {
+      const subscriptions = (d['subscriptions'] ?? {}) as Record<string, Body | undefined>;
+      for (const [guildId, request] of Object.entries(subscriptions))
+        await lazyRequest(port, guildId, request?.['channels']);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Op 4: echoes the voice state to the user's own session (the voice service owns the rest). */
+function voiceStateUpdate(port: SessionPort, d: Body): void {
+  const guildId = typeof d['guild_id'] === 'string' ? d['guild_id'] : null;
+  if (guildId !== null && !port.guildIds.has(guildId)) return;
+  const state = {
+    guild_id: guildId,
+    channel_id: typeof d['channel_id'] === 'string' ? d['channel_id'] : null,
+    user_id: port.userId,
+    session_id: port.sessionId,
+    deaf: false,
+    mute: false,
+    self_deaf: d['self_deaf'] === true,
+    self_mute: d['self_mute'] === true,
+    self_video: d['self_video'] === true,
+    self_stream: false,
+    suppress: false,
+    request_to_speak_timestamp: null,
+  };
+  port.emit('VOICE_STATE_UPDATE', JSON.stringify(state), IntentBit.GuildVoiceStates + 1);
+}
+
+/** Op 8: GUILD_MEMBERS_CHUNK dispatches (1000 members each) for a query, a limit or a list of user ids. */
+async function requestGuildMembers(port: SessionPort, guildId: string, d: Body): Promise<void> {
+  const userIds = list(d['user_ids']).slice(0, MAX_USER_IDS);
+  const nonce = typeof d['nonce'] === 'string' ? d['nonce'] : undefined;
+  let members: MemberJson[];
+  let notFound: string[] | undefined;
+  if (userIds.length > 0) {
+    const found = await Promise.all(userIds.map((id) => getGuildMember(port.ctx, port.caller, guildId, id)));
+    members = found.filter((member): member is MemberJson => member !== undefined);
+    notFound = userIds.filter((_, index) => found[index] === undefined);
+  } else {
+    const query = typeof d['query'] === 'string' ? d['query'] : '';
+    const limit = typeof d['limit'] === 'number' && d['limit'] > 0 ? d['limit'] : query ? 100 : Number.MAX_SAFE_INTEGER;
+    members = await listGuildMembers(port.ctx, port.caller, guildId, query, limit);
+  }
+  const chunkCount = Math.max(1, Math.ceil(members.length / CHUNK));
+  for (let index = 0; index < chunkCount; index += 1) {
+    const chunk: Body = {
+      guild_id: guildId,
+      members: members.slice(index * CHUNK, (index + 1) * CHUNK),
+      chunk_index: index,
+      chunk_count: chunkCount,
+    };
+    if (notFound && index === 0 && notFound.length > 0) chunk['not_found'] = notFound;
+    if (d['presences'] === true) chunk['presences'] = [];
+    if (nonce !== undefined) chunk['nonce'] = nonce;
+    port.emit('GUILD_MEMBERS_CHUNK', JSON.stringify(chunk), 0);
+  }
+}
+
+/** Op 14 / 37: one GUILD_MEMBER_LIST_UPDATE SYNC for the requested sidebar ranges. */
+async function lazyRequest(port: SessionPort, guildId: string, channels: unknown): Promise<void> {
+  if (!port.guildIds.has(guildId)) return;
+  const ranges = requestedRanges(channels);
+  if (ranges.length === 0) return;
+  const last = Math.max(...ranges.map((range) => range[1]));
+  const members = await listGuildMembers(port.ctx, port.caller, guildId, '', last + 1);
+  port.emit('GUILD_MEMBER_LIST_UPDATE', memberListSync(guildId, port.userId, members, ranges), 0);
+}

@@ -1,0 +1,93 @@
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { GuildReply } from '../../proto/gen/chorus/v1/guild.js';
+import { toAppError } from '../../src/domain/errors.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+
+/** A guild member as the Guild actor serializes it (only the fields the session reads). */
+export interface MemberJson {
+  user?: { id?: string; username?: string; global_name?: string | null };
+  nick?: string | null;
+  [key: string]: unknown;
+}
+
+const PAGE = 1000;
+/** Pages of members read for one request at most (100k members). */
+const MAX_PAGES = 100;
+
+function jsonOf(reply: GuildReply): string {
+  if (reply.reply?.$case !== 'json') throw new Error(`guild answered ${reply.reply?.$case ?? 'nothing'}, not json`);
+  return reply.reply.json.json;
+}
+
+function matches(member: MemberJson, query: string): boolean {
+  if (!query) return true;
+  const lower = query.toLowerCase();
+  return [member.user?.username, member.user?.global_name, member.nick].some(
+    (name) => typeof name === 'string' && name.toLowerCase().startsWith(lower),
+  );
+}
+
+/**
+ * Members of a guild, paging the Guild's list_members: up to `max`, those whose username, global name
+ * or nick starts with `query` (filtered here too, so the result is right whether or not the guild filters).
+ */
+export async function listGuildMembers(
+  ctx: ActorContext,
+  caller: Caller,
+  guildId: string,
+  query: string,
+  max: number,
+): Promise<MemberJson[]> {
+  const found: MemberJson[] = [];
+  let after = '';
+  for (let page = 0; page < MAX_PAGES && found.length < max; page += 1) {
+    const limit = query ? PAGE : Math.min(PAGE, max - found.length);
+    const reply = await ctx.ask('guild', guildId, {
+      command: { $case: 'listMembers', listMembers: { caller, limit, after, query } },
+    });
+    const members = JSON.parse(jsonOf(reply)) as MemberJson[];
+    for (const member of members) if (found.length < max && matches(member, query)) found.push(member);
+    const last = members[members.length - 1]?.user?.id;
+    if (members.length < limit || last === undefined) break;
+    after = last;
+  }
+  return found;
+}
+
+/** One member by user id, or undefined when the guild does not know it (or refuses). */
+export async function getGuildMember(
+  ctx: ActorContext,
+  caller: Caller,
+  guildId: string,
+  userId: string,
+): Promise<MemberJson | undefined> {
+  try {
+    const reply = await ctx.ask('guild', guildId, {
+      command: { $case: 'getMember', getMember: { caller, userId, body: '' } },
+    });
+    return JSON.parse(jsonOf(reply)) as MemberJson;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Subscribes a session to a guild's dispatches; the GUILD_CREATE payload, or undefined (logged) when
+ * the guild refuses or fails, so one broken guild does not keep a session from READY.
+ */
+export async function subscribeToGuild(
+  ctx: ActorContext,
+  guildId: string,
+  userId: string,
+  intents: string,
+): Promise<string | undefined> {
+  try {
+    const reply = await ctx.ask('guild', guildId, {
+      command: { $case: 'subscribe', subscribe: { sessionId: ctx.key, userId, intents } },
+    });
+    return reply.reply?.$case === 'json' ? reply.reply.json.json : undefined;
+  } catch (error) {
+    ctx.log.warn('session_subscribe_failed', { guild: guildId, err: toAppError(error).message });
+    return undefined;
+  }
+}

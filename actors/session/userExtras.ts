@@ -1,0 +1,45 @@
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { UserCommand } from '../../proto/gen/chorus/v1/user.js';
+import { toAppError } from '../../src/domain/errors.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+
+/** The parts of a user account's READY that its User actor owns, as JSON. */
+export interface UserExtras {
+  readonly privateChannelsJson: string;
+  readonly relationshipsJson: string;
+  readonly userSettingsJson: string;
+}
+
+const REQUESTS = {
+  listDms: (caller: Caller): UserCommand => ({ command: { $case: 'listDms', listDms: { caller } } }),
+  getRelationships: (caller: Caller): UserCommand => ({
+    command: { $case: 'getRelationships', getRelationships: { caller } },
+  }),
+  getSettings: (caller: Caller): UserCommand => ({ command: { $case: 'getSettings', getSettings: { caller } } }),
+};
+
+async function askJson(
+  ctx: ActorContext,
+  caller: Caller,
+  request: keyof typeof REQUESTS,
+  fallback: string,
+): Promise<string> {
+  try {
+    const reply = await ctx.ask('user', caller.userId, REQUESTS[request](caller));
+    return reply.reply?.$case === 'json' ? reply.reply.json.json : fallback;
+  } catch (error) {
+    // READY without DMs or settings beats no READY: the client can fetch them over HTTP.
+    ctx.log.warn('session_ready_part_failed', { part: request, err: toAppError(error).message });
+    return fallback;
+  }
+}
+
+/** DM channels, relationships and settings of a user account, each falling back to empty. */
+export async function userExtras(ctx: ActorContext, caller: Caller): Promise<UserExtras> {
+  const [privateChannelsJson, relationshipsJson, userSettingsJson] = await Promise.all([
+    askJson(ctx, caller, 'listDms', '[]'),
+    askJson(ctx, caller, 'getRelationships', '[]'),
+    askJson(ctx, caller, 'getSettings', '{}'),
+  ]);
+  return { privateChannelsJson, relationshipsJson, userSettingsJson };
+}

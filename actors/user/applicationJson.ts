@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { ApplicationModifyBody } from '../../src/schemas/application.js';
+import { ValidationError } from '../../src/domain/errors.js';
+import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js';
+import { imageHash, publicUser } from './userJson.js';
+
+/** Fields of ApplicationModifySchema kept in `extra` (they have no column of their own). */
+const EXTRA_FIELDS = [
+  'interactions_endpoint_url',
+  'privacy_policy_url',
+  'role_connections_verification_url',
+  'terms_of_service_url',
+  'max_participants',
+  'tags',
+] as const;
+
+/** A new application owned by `ownerId`, without a bot yet. */
+export function newApplication(id: string, ownerId: string, name: string): ApplicationRecord {
+  return {
+    id,
+    owner_id: ownerId,
+    name,
+    description: '',
+    icon: null,
+    bot_user_id: null,
+    bot_public: true,
+    bot_require_code_grant: false,
+    flags: 0,
+    // Discord's verify_key is an ed25519 public key in hex; interactions are not signed here, so it is opaque.
+    verify_key: randomBytes(32).toString('hex'),
+    extra: {},
+  };
+}
+
+/** An application name as stored: trimmed, 1..100 characters; 50035 on `name` otherwise. */
+export function checkApplicationName(raw: string): string {
+  const name = raw.trim();
+  if (name.length < 1 || name.length > 100) {
+    throw ValidationError.field('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  }
+  return name;
+}
+
+/** The record after PATCH /applications/{id}. */
+export function modifiedApplication(app: ApplicationRecord, form: ApplicationModifyBody): ApplicationRecord {
+  const next: ApplicationRecord = { ...app, extra: { ...app.extra } };
+  if (form.name !== undefined) next.name = checkApplicationName(form.name);
+  if (form.description !== undefined) next.description = form.description;
+  if (form.icon !== undefined) next.icon = imageHash('icon', form.icon);
+  if (form.bot_public !== undefined) next.bot_public = form.bot_public;
+  if (form.bot_require_code_grant !== undefined) next.bot_require_code_grant = form.bot_require_code_grant;
+  if (form.flags !== undefined) next.flags = form.flags;
+  for (const field of EXTRA_FIELDS) if (form[field] !== undefined) next.extra[field] = form[field];
+  return next;
+}
+
+/** Discord's application object; `owner` and `bot` as public users when known. */
+export function applicationJson(
+  app: ApplicationRecord,
+  owner: UserRecord | undefined,
+  bot: UserRecord | undefined,
+): Record<string, unknown> {
+  return {
+    id: app.id,
+    name: app.name,
+    icon: app.icon,
+    description: app.description,
+    summary: '',
+    type: null,
+    hook: true,
+    bot_public: app.bot_public,
+    bot_require_code_grant: app.bot_require_code_grant,
+    verify_key: app.verify_key,
+    flags: app.flags,
+    owner: owner ? publicUser(owner) : undefined,
+    team: null,
+    redirect_uris: [],
+    rpc_origins: [],
+    interactions_endpoint_url: app.extra['interactions_endpoint_url'] ?? null,
+    privacy_policy_url: app.extra['privacy_policy_url'] ?? null,
+    terms_of_service_url: app.extra['terms_of_service_url'] ?? null,
+    role_connections_verification_url: app.extra['role_connections_verification_url'] ?? null,
+    max_participants: app.extra['max_participants'] ?? null,
+    tags: app.extra['tags'] ?? [],
+    integration_types_config: {},
+    bot: bot ? publicUser(bot) : undefined,
+  };
+}

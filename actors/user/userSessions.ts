@@ -1,0 +1,43 @@
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+
+interface SessionEntry {
+  readonly shardId: number;
+  readonly intents: bigint;
+}
+
+/** True when a session with `intents` asked for the event's intent (intent = bit index + 1; 0 = always). */
+export function intentAllows(intents: bigint, intent: number): boolean {
+  return intent === 0 || ((intents >> BigInt(intent - 1)) & 1n) === 1n;
+}
+
+/** The live gateway sessions of one user, with the shard and intents each identified with. */
+export class UserSessions {
+  readonly #sessions = new Map<string, SessionEntry>();
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Adds or replaces a session (a resume re-attaches with the same id). */
+  attach(sessionId: string, shardId: number, intents: string): void {
+    this.#sessions.set(sessionId, { shardId, intents: /^\d+$/.test(intents) ? BigInt(intents) : 0n });
+  }
+
+  detach(sessionId: string): void {
+    this.#sessions.delete(sessionId);
+  }
+
+  /** Every session id (guild joins and leaves go to all shards: each session picks its own). */
+  all(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /** Sessions that get a user-level event: shard 0 (where DMs live) and intents that allow it. */
+  recipientsOf(event: DispatchEvent): string[] {
+    const ids: string[] = [];
+    for (const [id, entry] of this.#sessions) {
+      if (entry.shardId === 0 && intentAllows(entry.intents, event.intent)) ids.push(id);
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,40 @@
+// The baseline: a bare Koa + ws server doing the least possible work for the same requests Chorus gets
+// (POST a message → JSON reply, and broadcast one pre-serialized frame to every socket).
+import { createServer } from 'node:http';
+import Koa from 'koa';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+const port = Number(process.argv[2] ?? 0);
+const app = new Koa();
+const sockets = new Set<WebSocket>();
+let seq = 0;
+let nextId = 1n;
+
+app.use(async (ctx) => {
+  if (ctx.method === 'POST') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { content?: string };
+    const message = JSON.stringify({ id: String(nextId++), content: body.content ?? '', timestamp: new Date().toISOString() });
+    seq += 1;
+    const frame = `{"op":0,"t":"MESSAGE_CREATE","s":${seq},"d":${message}}`;
+    for (const socket of sockets) socket.send(frame);
+    ctx.type = 'application/json';
+    ctx.body = message;
+    return;
+  }
+  ctx.body = { ok: true };
+});
+
+const server = createServer(app.callback());
+const wss = new WebSocketServer({ server });
+wss.on('connection', (socket) => {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+  socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
+  socket.on('message', () => socket.send(JSON.stringify({ op: 0, t: 'READY', s: 1, d: {} })));
+});
+server.listen(port, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : port })}\n`);
+});

@@ -1,0 +1,98 @@
+import WebSocket from 'ws';
+import { summarize } from './stats.js';
+
+/** What a fan-out run measured: POST → delivery latency over every (socket, message) pair. */
+export interface FanoutResult {
+  readonly sessions: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly deliveries: number;
+  readonly missing: number;
+}
+
+/** A connected socket that reports each MESSAGE_CREATE's content to `onMessage`. */
+export interface BenchSocket {
+  close(): void;
+}
+
+const CONTENT = /"content":"(fan [0-9]+)"/;
+
+/** Opens a gateway socket; with a token it identifies (Chorus) and resolves on READY, else on open. */
+export function openSocket(url: string, token: string | undefined, onMessage: (content: string) => void): Promise<BenchSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    let heartbeat: NodeJS.Timeout | undefined;
+    socket.once('error', reject);
+    socket.on('message', (data: Buffer) => {
+      const text = data.toString();
+      // Only MESSAGE_CREATE frames are inspected, and by a regex: the clients share the cores with the server.
+      if (text.includes('"MESSAGE_CREATE"')) {
+        const content = CONTENT.exec(text)?.[1];
+        if (content !== undefined) onMessage(content);
+        return;
+      }
+      const frame = JSON.parse(text) as { op: number; t?: string; d?: { heartbeat_interval?: number } };
+      if (frame.op === 10) {
+        const every = frame.d?.heartbeat_interval ?? 41_250;
+        heartbeat = setInterval(() => socket.send('{"op":1,"d":null}'), every);
+        heartbeat.unref();
+        if (token === undefined) resolve({ close: () => socket.close() });
+        else {
+          socket.send(
+            JSON.stringify({
+              op: 2,
+              d: { token, intents: (1 << 0) | (1 << 9) | (1 << 15), properties: { os: 'linux', browser: 'bench', device: 'bench' } },
+            }),
+          );
+        }
+      } else if (frame.t === 'READY') {
+        resolve({
+          close: () => {
+            clearInterval(heartbeat);
+            socket.close();
+          },
+        });
+      }
+    });
+  });
+}
+
+/**
+ * Sends `messages` POSTs one after another (each waits until every socket got the previous one or
+ * `timeoutMs` passed) and records, per socket, the time from the POST to its MESSAGE_CREATE.
+ */
+export async function measureFanout(
+  sessions: number,
+  connect: (onMessage: (content: string) => void) => Promise<BenchSocket[]>,
+  send: (content: string) => Promise<void>,
+  messages: number,
+  timeoutMs = 10_000,
+): Promise<FanoutResult> {
+  const sentAt = new Map<string, number>();
+  const received = new Map<string, number>();
+  const latencies: number[] = [];
+  let waiter: (() => void) | undefined;
+  const sockets = await connect((content) => {
+    const t0 = sentAt.get(content);
+    if (t0 === undefined) return;
+    latencies.push(performance.now() - t0);
+    const count = (received.get(content) ?? 0) + 1;
+    received.set(content, count);
+    if (count === sessions) waiter?.();
+  });
+  let missing = 0;
+  for (let index = 0; index < messages; index += 1) {
+    const content = `fan ${index}`;
+    const all = new Promise<void>((resolve) => {
+      waiter = resolve;
+      setTimeout(resolve, timeoutMs).unref();
+    });
+    sentAt.set(content, performance.now());
+    await send(content);
+    await all;
+    missing += sessions - (received.get(content) ?? 0);
+  }
+  for (const socket of sockets) socket.close();
+  const { p50, p99 } = summarize(latencies);
+  return { sessions, p50, p99, deliveries: latencies.length, missing };
+}

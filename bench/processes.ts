@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** A server process the benchmark drives. */
+export interface ServerProcess {
+  readonly pid: number;
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  });
+}
+
+async function waitForPing(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server at ${url} did not answer within 60 s`);
+}
+
+/** Starts an embedded Chorus node on a free port with rate limits lifted (the bench measures capacity). */
+export async function startChorus(port: number, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chorus-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CHORUS_HOST: '127.0.0.1',
+      CHORUS_DATA_DIR: dataDir,
+      CHORUS_LOG_LEVEL: 'error',
+      CHORUS_PASSWORD_COST: '1024',
+      CHORUS_GLOBAL_RATE_LIMIT: '1000000',
+      CHORUS_MESSAGE_RATE_LIMIT: '1000000',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForPing(`${baseUrl}/api/v10/ping`, child);
+  return {
+    pid: child.pid ?? 0,
+    baseUrl,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the bare Koa/ws baseline. */
+export async function startBaseline(): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bareServer.ts', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`baseline exited with ${code}`)));
+  });
+  return { pid: child.pid ?? 0, baseUrl: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}

@@ -1,0 +1,115 @@
+// `npm run bench`: Chorus beside a bare Koa/ws baseline measured in the same run (the machine is shared
+// and noisy, so only same-run ratios mean anything). Prints a table and writes bench/results.json.
+import { writeFileSync } from 'node:fs';
+import { addMembers, createWorld } from './chorusSetup.js';
+import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
+import { closedLoopPosts, type LoadResult } from './httpLoad.js';
+import { startBaseline, startChorus, type ServerProcess } from './processes.js';
+import { rssBytes } from './stats.js';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5_000);
+const CLIENTS = [1, 10, 50];
+const SESSIONS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
+
+const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+async function openMany(count: number, open: () => Promise<BenchSocket>, parallel = 50): Promise<BenchSocket[]> {
+  const sockets: BenchSocket[] = [];
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (started < count) {
+        started += 1;
+        sockets.push(await open());
+      }
+    }),
+  );
+  return sockets;
+}
+
+async function post(base: string, path: string, token: string | undefined, content: string): Promise<void> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token !== undefined) headers.authorization = token;
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify({ content }) });
+  if (!response.ok) throw new Error(`POST ${path} → ${response.status} ${await response.text()}`);
+}
+
+async function httpRows(server: ServerProcess, targets: { token?: string; path: string }[]): Promise<LoadResult[]> {
+  const rows: LoadResult[] = [];
+  for (const clients of CLIENTS) rows.push(await closedLoopPosts(server.baseUrl, targets, clients, DURATION_MS));
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = { machine: { cores: (await import('node:os')).cpus().length }, durationMs: DURATION_MS };
+
+  const baseline = await startBaseline();
+  const baseHttp = await httpRows(baseline, [{ path: '/channels/1/messages' }]);
+  const chorus = await startChorus(Number(process.env.BENCH_PORT ?? 3901));
+  const world = await createWorld(chorus.baseUrl, 10);
+  const chorusHttp = await httpRows(
+    chorus,
+    world.channelIds.map((id) => ({ token: world.owner.token, path: `/api/v10/channels/${id}/messages` })),
+  );
+  console.log('\nMessage POSTs (closed loop, %d s each)', DURATION_MS / 1000);
+  console.log('clients | chorus msg/s | p50 ms | p99 ms | errors || baseline msg/s | p50 ms | p99 ms');
+  CLIENTS.forEach((clients, index) => {
+    const c = chorusHttp[index];
+    const b = baseHttp[index];
+    if (!c || !b) return;
+    console.log(
+      `${clients} | ${fmt(c.perSecond, 0)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} | ${c.errors} || ${fmt(b.perSecond, 0)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)}`,
+    );
+  });
+  results.http = { chorus: chorusHttp, baseline: baseHttp };
+
+  const fanout: Record<string, unknown>[] = [];
+  let members: { token: string; id: string }[] = [];
+  const channelPath = `/api/v10/channels/${world.channelIds[0] ?? ''}/messages`;
+  const gatewayUrl = `${chorus.baseUrl.replace(/^http/, 'ws')}/?v=10&encoding=json`;
+  for (const sessions of SESSIONS) {
+    members = members.concat(await addMembers(chorus.baseUrl, world, sessions - members.length));
+    const messages = sessions >= 1000 ? 20 : 30;
+    const rssBefore = await rssBytes(chorus.pid);
+    let rssAfter = 0;
+    const chorusRun = await measureFanout(
+      sessions,
+      async (onMessage) => {
+        const opened = await openMany(sessions, (() => {
+          let index = 0;
+          return () => openSocket(gatewayUrl, (members[index++] ?? world.owner).token, onMessage);
+        })());
+        rssAfter = await rssBytes(chorus.pid);
+        return opened;
+      },
+      (content) => post(chorus.baseUrl, channelPath, world.owner.token, content),
+      messages,
+    );
+    const baseRssBefore = await rssBytes(baseline.pid);
+    let baseRssAfter = 0;
+    const baseRun = await measureFanout(
+      sessions,
+      async (onMessage) => {
+        const opened = await openMany(sessions, () => openSocket(baseline.baseUrl.replace(/^http/, 'ws'), undefined, onMessage));
+        baseRssAfter = await rssBytes(baseline.pid);
+        return opened;
+      },
+      (content) => post(baseline.baseUrl, '/channels/1/messages', undefined, content),
+      messages,
+    );
+    const perSession = (rssAfter - rssBefore) / sessions;
+    const basePerSession = (baseRssAfter - baseRssBefore) / sessions;
+    fanout.push({ sessions, chorus: chorusRun, baseline: baseRun, rssPerSessionBytes: perSession, baselineRssPerSessionBytes: basePerSession });
+    console.log(
+      `\nFan-out at ${sessions} sessions: chorus p50 ${fmt(chorusRun.p50, 2)} ms p99 ${fmt(chorusRun.p99, 2)} ms (missing ${chorusRun.missing}) ` +
+        `| baseline p50 ${fmt(baseRun.p50, 2)} ms p99 ${fmt(baseRun.p99, 2)} ms | p99 ratio ${fmt(chorusRun.p99 / baseRun.p99, 2)}x` +
+        `\n  RSS per idle session: chorus ${fmt(perSession / 1024)} KB | baseline ${fmt(basePerSession / 1024)} KB`,
+    );
+  }
+  results.fanout = fanout;
+  await chorus.stop();
+  await baseline.stop();
+  writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,187 @@
+import type { ActorKind } from '../../actors/runtime/ActorKind.js';
+import type { ActivationGuard, LeaseTable } from '../../actors/runtime/ports/coordination.js';
+import type { Clock } from '../../src/domain/Clock.js';
+import { ServiceUnavailableError, WrongOwnerError } from '../../src/domain/errors.js';
+import type { Logger } from '../../src/domain/Logger.js';
+import { monotonicClock } from '../membership/TableMembership.js';
+
+/** Lease timing (owned here, composed into Config). */
+export interface LeaseOptions {
+  /** A lease lapses this long after its last acquire or renewal; renewals run every ttl/3. */
+  readonly ttlMs: number;
+  /**
+   * Safety margin: this node treats a lease as lost this long before the table would let it lapse,
+   * covering clock-rate differences between this process and the table's server.
+   */
+  readonly driftMs: number;
+}
+
+/** Defaults: an actor of a dead node can move after about 3 s. */
+export const DEFAULT_LEASE_OPTIONS: LeaseOptions = Object.freeze({ ttlMs: 3_000, driftMs: 300 });
+
+/** Stops a local activation whose lease is gone (ActorHost.evict). */
+export type EvictActivation = (kind: ActorKind, key: string, epoch: number) => void;
+
+/** Dependencies of a LeaseKeeper. */
+export interface LeaseKeeperDeps {
+  readonly nodeId: string;
+  readonly table: LeaseTable;
+  readonly options: Partial<LeaseOptions>;
+  readonly log: Logger;
+  /** Monotonic by default, so a wall-clock jump cannot stretch a lease. */
+  readonly clock?: Clock;
+  /** Age of this node's last acknowledged membership heartbeat (Membership.heartbeatAgeMs). */
+  readonly heartbeatAgeMs?: () => number;
+}
+
+interface Held {
+  readonly actorKey: string;
+  readonly kind: ActorKind;
+  readonly key: string;
+  readonly epoch: number;
+  /** By the local monotonic clock: until when the lease is surely still ours. */
+  validUntil: number;
+}
+
+/**
+ * The ActivationGuard of a cluster node. It takes a lease per activation, renews all of them in one
+ * batch every ttl/3, and evicts an activation as soon as its lease may be gone: when a renewal says
+ * another node has it, when renewals failed for longer than the lease lives (by this node's own
+ * monotonic clock, so a process paused by SIGSTOP notices as soon as it runs again), or when this
+ * node's membership heartbeat is older than the lease ttl. Writes are fenced by assertCommittable.
+ */
+export class LeaseKeeper implements ActivationGuard {
+  readonly #options: LeaseOptions;
+  readonly #clock: Clock;
+  readonly #held = new Map<string, Held>();
+  #evict: EvictActivation | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #renewing: Promise<void> | undefined;
+  #failing = false;
+
+  constructor(private readonly deps: LeaseKeeperDeps) {
+    this.#options = { ...DEFAULT_LEASE_OPTIONS, ...deps.options };
+    this.#clock = deps.clock ?? monotonicClock;
+  }
+
+  /** Leases held now. */
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /** Starts renewing; `evict` stops a local activation whose lease is lost. */
+  start(evict: EvictActivation): void {
+    this.#evict = evict;
+    this.#timer = setInterval(() => void this.renewNow(), Math.max(10, Math.floor(this.#options.ttlMs / 3)));
+    this.#timer.unref();
+  }
+
+  /** Stops renewing (the host's shutdown releases each lease as its activation stops). */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async acquire(kind: ActorKind, key: string): Promise<number> {
+    const actorKey = `${kind}:${key}`;
+    if (this.#detached())
+      throw new ServiceUnavailableError(`Cannot activate ${actorKey}: this node lost its membership`);
+    const sentAt = this.#clock.now();
+    const grant = await this.deps.table.acquire(actorKey, this.deps.nodeId, this.#options.ttlMs);
+    if (!grant) throw new WrongOwnerError(`${actorKey} is active on another node`);
+    this.#held.set(actorKey, { actorKey, kind, key, epoch: grant.epoch, validUntil: this.#until(sentAt) });
+    return grant.epoch;
+  }
+
+  async assertCommittable(kind: ActorKind, key: string, epoch: number): Promise<void> {
+    const actorKey = `${kind}:${key}`;
+    const held = this.#held.get(actorKey);
+    if (held?.epoch !== epoch) throw new WrongOwnerError(`${actorKey} no longer holds lease ${epoch}`);
+    if (this.#clock.now() > held.validUntil || this.#detached()) {
+      this.#lose(held, 'expired');
+      throw new WrongOwnerError(`${actorKey} lease ${epoch} may have lapsed`);
+    }
+    if (!(await this.deps.table.check(actorKey, this.deps.nodeId, epoch))) {
+      this.#lose(held, 'taken');
+      throw new WrongOwnerError(`${actorKey} lease ${epoch} was taken over`);
+    }
+  }
+
+  async release(kind: ActorKind, key: string, epoch: number): Promise<void> {
+    const actorKey = `${kind}:${key}`;
+    // Only the activation that holds the lease frees it: an older one stopping late must not free
+    // the lease of its successor on this node, and a lost lease is not ours to free.
+    if (this.#held.get(actorKey)?.epoch !== epoch) return;
+    this.#held.delete(actorKey);
+    await this.deps.table.release(actorKey, this.deps.nodeId, epoch);
+  }
+
+  /**
+   * Evicts the activations this node no longer owns under a new membership view, so their leases
+   * are released and the new owners can take them. Returns how many were evicted.
+   */
+  handOff(owns: (kind: ActorKind, key: string) => boolean): number {
+    let moved = 0;
+    for (const held of [...this.#held.values()]) {
+      if (owns(held.kind, held.key)) continue;
+      this.#evict?.(held.kind, held.key, held.epoch);
+      moved += 1;
+    }
+    return moved;
+  }
+
+  /** One renewal round (every ttl/3 on a timer; exposed for tests). Rounds never overlap. */
+  renewNow(): Promise<void> {
+    this.#renewing ??= this.#renew().finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
+  }
+
+  async #renew(): Promise<void> {
+    // Local checks first: after a pause, timers run late and leases may have lapsed meanwhile.
+    const now = this.#clock.now();
+    const detached = this.#detached();
+    for (const held of [...this.#held.values()]) {
+      if (detached || now > held.validUntil) this.#lose(held, detached ? 'detached' : 'expired');
+    }
+    const batch = [...this.#held.values()];
+    if (batch.length === 0) return;
+    const sentAt = this.#clock.now();
+    try {
+      const lost = new Set(
+        await this.deps.table.renew(
+          batch.map((held) => held.actorKey),
+          this.deps.nodeId,
+          this.#options.ttlMs,
+        ),
+      );
+      for (const held of batch) {
+        if (this.#held.get(held.actorKey) !== held) continue; // released or re-acquired meanwhile
+        if (lost.has(held.actorKey)) this.#lose(held, 'taken');
+        else held.validUntil = this.#until(sentAt);
+      }
+      if (this.#failing) this.deps.log.info('lease_renew_recovered', { held: this.#held.size });
+      this.#failing = false;
+    } catch (error) {
+      if (!this.#failing) this.deps.log.warn('lease_renew_failed', { held: batch.length, err: String(error) });
+      this.#failing = true;
+    }
+  }
+
+  #lose(held: Held, reason: 'expired' | 'taken' | 'detached'): void {
+    if (this.#held.get(held.actorKey) !== held) return;
+    this.#held.delete(held.actorKey);
+    this.deps.log.warn('lease_lost', { actor: held.actorKey, epoch: held.epoch, reason });
+    this.#evict?.(held.kind, held.key, held.epoch);
+  }
+
+  /** True when this node's membership heartbeat is older than a lease lives: the others dropped it. */
+  #detached(): boolean {
+    return this.deps.heartbeatAgeMs !== undefined && this.deps.heartbeatAgeMs() > this.#options.ttlMs;
+  }
+
+  #until(sentAt: number): number {
+    return sentAt + this.#options.ttlMs - this.#options.driftMs;
+  }
+}

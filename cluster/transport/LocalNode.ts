@@ -1,0 +1,20 @@
+import type { ActorKind, CommandOf, ReplyOf } from '../../actors/runtime/ActorKind.js';
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+
+/** What the gRPC server needs from this node's actor system (implemented by cluster/ActorSystem). */
+export interface LocalNode {
+  /** This node's id, `host:port@incarnation`. */
+  readonly nodeId: string;
+  /** Version of the membership view this node routes by. */
+  readonly ringVersion: number;
+  /** The node owning `kind:key` under this node's current view. */
+  ownerOf(kind: ActorKind, key: string): string;
+  /** Asks an actor hosted here; throws WrongOwnerError when this node does not own it. */
+  askLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>>;
+  /** Tells an actor hosted here; throws WrongOwnerError when this node does not own it. */
+  tellLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void;
+  /** Hands one fan-out batch to the Session actors hosted here. */
+  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent): void;
+  /** Hands frames to a socket held by this node's gateway. */
+  deliverFrames(socketId: string, frames: readonly string[], closeCode: number): void;
+}

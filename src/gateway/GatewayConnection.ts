@@ -1,0 +1,299 @@
+import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { WebSocket, type RawData } from 'ws';
+import type { ActorSystem } from '../../cluster/ActorSystem.js';
+import type { GatewayOptions } from '../config/Config.js';
+import { toAppError } from '../domain/errors.js';
+import type { Logger } from '../domain/Logger.js';
+import { decodeClientPayload, isRefusal, parseIdentify, parseResume, type ClientPayload } from './clientPayload.js';
+import type { ConnectionQuery } from './connectionQuery.js';
+import {
+  BACKPRESSURE_BYTES,
+  CLOSE_REASON,
+  CloseCode,
+  GatewayOp,
+  HEARTBEAT_ACK_FRAME,
+  helloFrame,
+  IGNORED_OPS,
+  invalidSessionFrame,
+  PAYLOAD_LIMIT,
+  PAYLOAD_WINDOW_MS,
+  RECONNECT_FRAME,
+  RESUMABLE_CLOSE_CODES,
+  SESSION_OPS,
+} from './gatewayProtocol.js';
+import { PayloadBudget } from './PayloadBudget.js';
+import { ZlibStreamEncoder } from './ZlibStreamEncoder.js';
+
+/** What a connection needs from its server. */
+export interface ConnectionDeps {
+  readonly system: ActorSystem;
+  readonly options: GatewayOptions;
+  readonly log: Logger;
+  /** Removes the connection from the socket table once its socket has closed. */
+  readonly release: (socketId: string) => void;
+}
+
+/** A socket missing heartbeats for this many intervals is a zombie and is closed 4009. */
+const HEARTBEAT_TIMEOUT_INTERVALS = 1.5;
+/** A socket that does not finish the close handshake within this is cut. */
+const CLOSE_GRACE_MS = 2_000;
+/** With Identify `compress: true`, frames from this size on go out zlib-compressed. */
+const PAYLOAD_COMPRESS_FROM = 1_024;
+const ACK = [HEARTBEAT_ACK_FRAME] as const;
+const SESSION_ID = /^[0-9a-f]{32}$/;
+
+type Phase = 'connected' | 'identifying' | 'resuming' | 'ready';
+
+/** The gateway close code for an error from Identify: 4004 for a bad token, 4002 for a bad payload. */
+function identifyCloseCode(error: unknown): number {
+  const kind = toAppError(error).kind;
+  if (kind === 'unauthenticated') return CloseCode.AuthenticationFailed;
+  if (kind === 'invalid') return CloseCode.DecodeError;
+  return CloseCode.UnknownError;
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/**
+ * One gateway socket: Hello, heartbeats (answered here, cheaply), payload limits and close codes,
+ * compression, and the hand-off of Identify / Resume / client ops to the Session actor. Frames the
+ * session pushes arrive through `push`. The socket carries no session state of its own beyond the
+ * session id: sequence numbers and the resume buffer live in the Session actor.
+ */
+export class GatewayConnection {
+  #phase: Phase = 'connected';
+  #closing = false;
+  #sessionId: string | undefined;
+  #lastHeartbeatMs = Date.now();
+  readonly #budget = new PayloadBudget(PAYLOAD_LIMIT, PAYLOAD_WINDOW_MS);
+  readonly #encoder: ZlibStreamEncoder | undefined;
+  #payloadCompress = false;
+  #serverCloseCode = 0;
+  #killTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ws: WebSocket,
+    readonly socketId: string,
+    private readonly query: ConnectionQuery,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.#encoder = query.zlibStream
+      ? new ZlibStreamEncoder((message) => {
+          this.#write(message);
+        })
+      : undefined;
+    ws.on('message', (data) => {
+      this.#onMessage(toBuffer(data));
+    });
+    ws.on('close', (code) => {
+      this.#onClose(code);
+    });
+    ws.on('error', (error) => {
+      deps.log.warn('gateway_socket_error', { socket: socketId, err: error.message });
+    });
+    this.#send([helloFrame(deps.options.heartbeatIntervalMs)]);
+  }
+
+  /** Frames from the Session actor; closes the socket after them when `closeCode` > 0. */
+  push(frames: readonly string[], closeCode: number): void {
+    this.#send(frames);
+    if (closeCode > 0) this.close(closeCode);
+  }
+
+  /** Closes with a gateway close code (after any compressed frames still in flight). */
+  close(code: number): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    this.#serverCloseCode = code;
+    const finish = (): void => {
+      if (this.ws.readyState === WebSocket.OPEN) this.ws.close(code, CLOSE_REASON[code] ?? '');
+    };
+    if (this.#encoder) this.#encoder.afterPending(finish);
+    else finish();
+    this.#killTimer = setTimeout(() => {
+      this.ws.terminate();
+    }, CLOSE_GRACE_MS);
+    this.#killTimer.unref();
+  }
+
+  /** Closes the socket 4009 when it has not sent a heartbeat in time (called by the server's sweep). */
+  checkHeartbeat(nowMs: number): void {
+    const deadline = this.deps.options.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_INTERVALS;
+    if (!this.#closing && nowMs - this.#lastHeartbeatMs > deadline) this.close(CloseCode.SessionTimedOut);
+  }
+
+  /** Node shutdown: tell the client to reconnect (and resume elsewhere), then close 4000. */
+  shutdown(): void {
+    this.#send([RECONNECT_FRAME]);
+    this.close(CloseCode.UnknownError);
+  }
+
+  #send(frames: readonly string[]): void {
+    if (this.#closing || this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount > BACKPRESSURE_BYTES) {
+      this.#moveSlowClient();
+      return;
+    }
+    for (const frame of frames) {
+      if (this.#encoder) this.#encoder.write(frame);
+      else if (this.#payloadCompress && frame.length >= PAYLOAD_COMPRESS_FROM) this.ws.send(deflateSync(frame));
+      else this.ws.send(frame);
+    }
+  }
+
+  #write(message: Buffer): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(message);
+  }
+
+  /**
+   * The client reads slower than its events arrive: rather than drop frames or buffer without bound,
+   * ask it to reconnect; its Resume replays what it missed from the Session actor's buffer.
+   */
+  #moveSlowClient(): void {
+    this.deps.log.warn('gateway_backpressure', { socket: this.socketId, buffered: this.ws.bufferedAmount });
+    if (this.#encoder) this.#encoder.write(RECONNECT_FRAME);
+    else this.ws.send(RECONNECT_FRAME);
+    this.close(CloseCode.UnknownError);
+  }
+
+  #onMessage(data: Buffer): void {
+    if (this.#closing) return;
+    const now = Date.now();
+    if (!this.#budget.take(now)) {
+      this.close(CloseCode.RateLimited);
+      return;
+    }
+    const payload = decodeClientPayload(data);
+    if (isRefusal(payload)) {
+      this.close(payload.closeCode);
+      return;
+    }
+    switch (payload.op) {
+      case GatewayOp.Heartbeat:
+        this.#lastHeartbeatMs = now;
+        this.#send(ACK);
+        return;
+      case GatewayOp.Identify:
+        this.#identify(payload.d);
+        return;
+      case GatewayOp.Resume:
+        this.#resume(payload.d);
+        return;
+      default:
+        this.#clientOp(payload);
+    }
+  }
+
+  #identify(d: unknown): void {
+    if (this.#sessionId !== undefined) {
+      this.close(CloseCode.AlreadyAuthenticated);
+      return;
+    }
+    const fields = parseIdentify(d);
+    if (isRefusal(fields)) {
+      this.close(fields.closeCode);
+      return;
+    }
+    if (fields.token === '') {
+      this.close(CloseCode.AuthenticationFailed);
+      return;
+    }
+    const sessionId = randomBytes(16).toString('hex');
+    this.#sessionId = sessionId;
+    this.#phase = 'identifying';
+    this.#payloadCompress = fields.compress && !this.#encoder;
+    const { token, intents, shardId, shardCount, propertiesJson, presenceJson } = fields;
+    const identify = { token, intents, shardId, shardCount, propertiesJson, presenceJson, version: this.query.version };
+    const socket = { nodeId: this.deps.system.nodeId, socketId: this.socketId };
+    this.deps.system
+      .ask('session', sessionId, { command: { $case: 'identify', identify: { ...identify, socket } } })
+      .then(
+        () => {
+          if (this.#phase === 'identifying') this.#phase = 'ready';
+        },
+        (error: unknown) => {
+          this.#sessionId = undefined;
+          this.#phase = 'connected';
+          const code = identifyCloseCode(error);
+          if (code === CloseCode.UnknownError) {
+            this.deps.log.warn('gateway_identify_failed', { socket: this.socketId, err: toAppError(error).message });
+          }
+          this.close(code);
+        },
+      );
+  }
+
+  #resume(d: unknown): void {
+    if (this.#sessionId !== undefined) {
+      this.close(CloseCode.AlreadyAuthenticated);
+      return;
+    }
+    const fields = parseResume(d);
+    if (isRefusal(fields)) {
+      this.close(fields.closeCode);
+      return;
+    }
+    if (!SESSION_ID.test(fields.sessionId)) {
+      this.#send([invalidSessionFrame(false)]);
+      return;
+    }
+    this.#sessionId = fields.sessionId;
+    this.#phase = 'resuming';
+    const socket = { nodeId: this.deps.system.nodeId, socketId: this.socketId };
+    this.deps.system
+      .ask('session', fields.sessionId, {
+        command: { $case: 'resume', resume: { socket, token: fields.token, seq: String(fields.seq) } },
+      })
+      .then(
+        () => {
+          if (this.#phase === 'resuming') this.#phase = 'ready';
+        },
+        (error: unknown) => {
+          // Unknown, expired, someone else's, or too far behind: the client must identify anew.
+          const appError = toAppError(error);
+          if (appError.kind !== 'not_found') {
+            this.deps.log.warn('gateway_resume_failed', { socket: this.socketId, err: appError.message });
+          }
+          this.#sessionId = undefined;
+          this.#phase = 'connected';
+          this.#send([invalidSessionFrame(false)]);
+        },
+      );
+  }
+
+  #clientOp({ op, d }: ClientPayload): void {
+    if (!SESSION_OPS.has(op) && !IGNORED_OPS.has(op)) {
+      this.close(CloseCode.UnknownOpcode);
+      return;
+    }
+    const sessionId = this.#sessionId;
+    if (sessionId === undefined) {
+      this.close(CloseCode.NotAuthenticated);
+      return;
+    }
+    if (!SESSION_OPS.has(op)) return;
+    this.deps.system.tell('session', sessionId, {
+      command: { $case: 'clientOp', clientOp: { op, dataJson: JSON.stringify(d) } },
+    });
+  }
+
+  #onClose(code: number): void {
+    this.#closing = true;
+    clearTimeout(this.#killTimer);
+    this.#encoder?.close();
+    this.deps.release(this.socketId);
+    const sessionId = this.#sessionId;
+    if (sessionId === undefined) return;
+    // A client closing 1000/1001 ends its session; so does a server close after which clients identify anew.
+    const invalidate = this.#serverCloseCode
+      ? !RESUMABLE_CLOSE_CODES.has(this.#serverCloseCode)
+      : code === 1000 || code === 1001;
+    this.deps.system.tell('session', sessionId, {
+      command: { $case: 'detach', detach: { socketId: this.socketId, invalidate } },
+    });
+  }
+}

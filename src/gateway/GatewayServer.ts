@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { ActorSystem } from '../../cluster/ActorSystem.js';
+import type { GatewayOptions } from '../config/Config.js';
+import type { Logger } from '../domain/Logger.js';
+import { parseConnectionQuery, type ConnectionQuery } from './connectionQuery.js';
+import { GatewayConnection, type ConnectionDeps } from './GatewayConnection.js';
+import { CLOSE_REASON, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
+
+/** Messages above this are cut by `ws` itself (1009); up to it we answer oversize payloads with 4002. */
+const MAX_MESSAGE_BYTES = 16 * MAX_PAYLOAD_BYTES;
+
+/**
+ * The gateway edge: takes WebSocket upgrades on any path of the HTTP server (clients connect to the
+ * URL GET /gateway returns, with only a query), keeps the table of sockets this node holds, and
+ * receives the frames Session actors push to them through `system.bindEdge`.
+ */
+export class GatewayServer {
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  readonly #connections = new Map<string, GatewayConnection>();
+  readonly #deps: ConnectionDeps;
+  readonly #sweeper: ReturnType<typeof setInterval>;
+  readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const query = parseConnectionQuery(request.url);
+    this.#wss.handleUpgrade(request, socket, head, (ws) => {
+      this.#accept(ws, query);
+    });
+  };
+
+  constructor(
+    private readonly server: Server,
+    system: ActorSystem,
+    options: GatewayOptions,
+    log: Logger,
+  ) {
+    this.#deps = { system, options, log, release: (socketId) => this.#connections.delete(socketId) };
+    server.on('upgrade', this.#onUpgrade);
+    system.bindEdge((socketId, frames, closeCode) => this.#connections.get(socketId)?.push(frames, closeCode));
+    // One sweep for all sockets instead of a timer per socket; it runs 4 times per heartbeat interval.
+    this.#sweeper = setInterval(
+      () => {
+        this.#sweep();
+      },
+      Math.max(10, Math.floor(options.heartbeatIntervalMs / 4)),
+    );
+    this.#sweeper.unref();
+  }
+
+  /** Sockets open on this node. */
+  get size(): number {
+    return this.#connections.size;
+  }
+
+  /** Stops taking upgrades and moves every client away (op 7, then close 4000, so they resume). */
+  close(): void {
+    clearInterval(this.#sweeper);
+    this.server.off('upgrade', this.#onUpgrade);
+    for (const connection of this.#connections.values()) connection.shutdown();
+    this.#wss.close();
+  }
+
+  #accept(ws: WebSocket, query: ConnectionQuery | { closeCode: number }): void {
+    if ('closeCode' in query) {
+      ws.close(query.closeCode, CLOSE_REASON[query.closeCode] ?? '');
+      return;
+    }
+    // Random, not a counter: a session compares socket ids, and ids from different nodes must not collide.
+    const socketId = randomBytes(12).toString('base64url');
+    this.#connections.set(socketId, new GatewayConnection(ws, socketId, query, this.#deps));
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const connection of this.#connections.values()) connection.checkHeartbeat(now);
+  }
+}

@@ -1,0 +1,144 @@
+import type { Router } from '@koa/router';
+import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
+import { ForbiddenError, UnknownEntityError, ValidationError } from '../../domain/errors.js';
+import { Right } from '../../domain/rights.js';
+import { isSnowflake } from '../../domain/snowflake.js';
+import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam } from '../routeKit.js';
+import { askUser, replyJson, selfRoute } from './userRouteKit.js';
+
+/** The `client_id` query of the OAuth2 routes: a snowflake; 50035 naming it otherwise. */
+function clientId(ctx: EdgeContext): string {
+  const raw = ctx.query['client_id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!isSnowflake(value))
+    throw ValidationError.field('client_id', 'NUMBER_TYPE_COERCE', `Value "${value ?? ''}" is not snowflake.`);
+  return value;
+}
+
+/**
+ * The bot user of an application the caller owns: asked of the caller's actor (which checks
+ * ownership, 404 10002 otherwise); the bot's own actor then serves the bot route.
+ */
+async function botOf(deps: EdgeDeps, caller: Caller, applicationId: string): Promise<string> {
+  const app = replyJson<{ owner?: { id?: string }; bot?: { id?: string } }>(
+    await askUser(deps, caller.userId, {
+      $case: 'getApplication',
+      getApplication: { caller, applicationId, body: '' },
+    }),
+  );
+  if (app?.owner?.id !== caller.userId) throw new UnknownEntityError('application');
+  if (!app.bot?.id) throw new UnknownEntityError('user');
+  return app.bot.id;
+}
+
+/** Applications, their bots, and the OAuth2 bot-authorization flow. */
+export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  router.get(
+    '/applications',
+    selfRoute(deps, (_ctx, caller) => ({ $case: 'listApplications', listApplications: { caller } })),
+  );
+  router.post('/applications', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    requireRight(caller, Right.CREATE_APPLICATIONS, 'CREATE_APPLICATIONS');
+    const body = bodyFor(ctx, 'ApplicationCreateSchema');
+    sendReply(
+      ctx,
+      await askUser(deps, caller.userId, { $case: 'createApplication', createApplication: { caller, body } }),
+      201,
+    );
+  });
+  for (const path of ['/applications/@me', '/oauth2/applications/@me']) {
+    router.get(
+      path,
+      selfRoute(deps, (_ctx, caller) => ({
+        $case: 'getApplication',
+        getApplication: { caller, applicationId: '', body: '' },
+      })),
+    );
+  }
+  router.patch(
+    '/applications/@me',
+    selfRoute(deps, (ctx, caller) => ({
+      $case: 'updateApplication',
+      updateApplication: { caller, applicationId: '', body: bodyFor(ctx, 'ApplicationModifySchema') },
+    })),
+  );
+  router.get(
+    '/applications/:id',
+    selfRoute(deps, (ctx, caller) => ({
+      $case: 'getApplication',
+      getApplication: { caller, applicationId: snowflakeParam(ctx, 'id'), body: '' },
+    })),
+  );
+  router.patch(
+    '/applications/:id',
+    selfRoute(deps, (ctx, caller) => ({
+      $case: 'updateApplication',
+      updateApplication: {
+        caller,
+        applicationId: snowflakeParam(ctx, 'id'),
+        body: bodyFor(ctx, 'ApplicationModifySchema'),
+      },
+    })),
+  );
+  router.post('/applications/:id/bot', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    if (caller.bot) throw new ForbiddenError('Bots cannot use this endpoint', 20_001);
+    const applicationId = snowflakeParam(ctx, 'id');
+    sendReply(
+      ctx,
+      await askUser(deps, caller.userId, { $case: 'createBot', createBot: { caller, applicationId, body: '' } }),
+    );
+  });
+  router.post('/applications/:id/bot/reset', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const applicationId = snowflakeParam(ctx, 'id');
+    const botId = await botOf(deps, caller, applicationId);
+    sendReply(
+      ctx,
+      await askUser(deps, botId, { $case: 'resetBotToken', resetBotToken: { caller, applicationId, body: '' } }),
+    );
+  });
+  router.patch('/applications/:id/bot', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const applicationId = snowflakeParam(ctx, 'id');
+    const body = bodyFor(ctx, 'BotModifySchema');
+    const botId = await botOf(deps, caller, applicationId);
+    sendReply(ctx, await askUser(deps, botId, { $case: 'updateBot', updateBot: { caller, applicationId, body } }));
+  });
+  oauthRoutes(router, deps);
+}
+
+/** GET/POST /oauth2/authorize: adding an application's bot to a guild (scope `bot`). */
+function oauthRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  router.get(
+    '/oauth2/authorize',
+    selfRoute(deps, (ctx, caller) => ({
+      $case: 'getAuthorize',
+      getAuthorize: { caller, applicationId: clientId(ctx), body: '' },
+    })),
+  );
+  router.post('/oauth2/authorize', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const applicationId = clientId(ctx);
+    const scope = String(ctx.query['scope'] ?? 'bot');
+    if (!scope.split(/[\s+]+/).includes('bot')) {
+      // Only the bot flow exists here: there are no OAuth2 access tokens to grant for other scopes.
+      throw ValidationError.field(
+        'scope',
+        'SCOPE_UNSUPPORTED',
+        'Only the "bot" scope can be authorized on this instance.',
+      );
+    }
+    const body = bodyFor(ctx, 'ApplicationAuthorizeSchema');
+    const outcome = replyJson<{ authorized?: boolean }>(
+      await askUser(deps, caller.userId, {
+        $case: 'authorizeApplication',
+        authorizeApplication: { caller, applicationId, body },
+      }),
+    );
+    const location = `${deps.http.publicUrl || ctx.origin}/oauth2/authorized`;
+    sendObject(ctx, { location: outcome?.authorized ? location : `${location}?error=access_denied` });
+  });
+}

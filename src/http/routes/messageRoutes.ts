@@ -1,0 +1,88 @@
+import type { Router } from '@koa/router';
+import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { bodyFor, intQuery, snowflakeParam, snowflakeQuery } from '../routeKit.js';
+import { channelRoute } from './messageRouteKit.js';
+
+/**
+ * Discord's replies may omit message_reference.channel_id (discord.js does): it defaults to the
+ * channel posted in, as on Discord. Filled in before validation, since the schema requires it.
+ */
+function defaultReferenceChannel(ctx: EdgeContext, channelId: string): void {
+  const body = (ctx.request as { body?: unknown }).body as { message_reference?: Record<string, unknown> } | undefined;
+  const reference = body?.message_reference;
+  if (reference && typeof reference === 'object' && reference['channel_id'] === undefined) {
+    reference['channel_id'] = channelId;
+  }
+}
+
+/** Messages of a channel: list, create, get, edit, delete, bulk delete, acknowledge; and typing. */
+export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  router.get(
+    '/channels/:channel_id/messages',
+    channelRoute(deps, (ctx, caller) => ({
+      $case: 'listMessages',
+      listMessages: {
+        caller,
+        limit: intQuery(ctx, 'limit', 50, 1, 100),
+        before: snowflakeQuery(ctx, 'before'),
+        after: snowflakeQuery(ctx, 'after'),
+        around: snowflakeQuery(ctx, 'around'),
+      },
+    })),
+  );
+  router.post(
+    '/channels/:channel_id/messages',
+    channelRoute(deps, (ctx, caller) => {
+      defaultReferenceChannel(ctx, snowflakeParam(ctx, 'channel_id'));
+      return {
+        $case: 'createMessage',
+        createMessage: { caller, body: bodyFor(ctx, 'MessageCreateSchema'), authorJson: '' },
+      };
+    }),
+  );
+  for (const path of ['/channels/:channel_id/messages/bulk-delete', '/channels/:channel_id/messages/bulk_delete']) {
+    router.post(
+      path,
+      channelRoute(deps, (ctx, caller) => ({
+        $case: 'bulkDelete',
+        bulkDelete: { caller, body: bodyFor(ctx, 'BulkDeleteSchema'), authorJson: '' },
+      })),
+    );
+  }
+  router.get(
+    '/channels/:channel_id/messages/:message_id',
+    channelRoute(deps, (ctx, caller) => ({
+      $case: 'getMessage',
+      getMessage: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: '' },
+    })),
+  );
+  router.patch(
+    '/channels/:channel_id/messages/:message_id',
+    channelRoute(deps, (ctx, caller) => ({
+      $case: 'editMessage',
+      editMessage: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: bodyFor(ctx, 'MessageEditSchema') },
+    })),
+  );
+  router.delete(
+    '/channels/:channel_id/messages/:message_id',
+    channelRoute(deps, (ctx, caller) => ({
+      $case: 'deleteMessage',
+      deleteMessage: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: '' },
+    })),
+  );
+  router.post(
+    '/channels/:channel_id/messages/:message_id/ack',
+    channelRoute(deps, (ctx, caller) => {
+      const body = { ...(JSON.parse(bodyFor(ctx, 'MessageAcknowledgeSchema')) as object) };
+      const messageId = snowflakeParam(ctx, 'message_id');
+      return {
+        $case: 'acknowledge',
+        acknowledge: { caller, body: JSON.stringify({ ...body, message_id: messageId }), authorJson: '' },
+      };
+    }),
+  );
+  router.post(
+    '/channels/:channel_id/typing',
+    channelRoute(deps, (_ctx, caller) => ({ $case: 'typing', typing: { caller, body: '', authorJson: '' } })),
+  );
+}

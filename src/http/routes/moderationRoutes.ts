@@ -1,0 +1,81 @@
+import type { Router } from '@koa/router';
+import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
+import { ValidationError } from '../../domain/errors.js';
+import { isSnowflake } from '../../domain/snowflake.js';
+import { Right } from '../../domain/rights.js';
+import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { bodyFor, intQuery, requireRight, snowflakeParam, validBody } from '../routeKit.js';
+import { guildRoute, publicUserJson } from './guildRouteKit.js';
+
+/** include_roles as Discord takes it: a comma-separated query value, or an array in the body. */
+function roleList(raw: unknown): string[] {
+  const values = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' && raw !== '' ? raw.split(',') : [];
+  values.forEach((value, index) => {
+    if (!isSnowflake(value))
+      throw ValidationError.field(`include_roles.${index}`, 'NUMBER_TYPE_COERCE', 'Not a snowflake.');
+  });
+  return values;
+}
+
+/** Bans and prune. */
+export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  const banTarget = (ctx: EdgeContext, caller: Caller) => ({
+    caller,
+    userId: snowflakeParam(ctx, 'user_id'),
+    body: '',
+  });
+  router.get(
+    '/guilds/:guild_id/bans',
+    guildRoute(deps, (_ctx, caller) => ({ $case: 'listBans', listBans: { caller, targetId: '', withCounts: false } })),
+  );
+  router.get(
+    '/guilds/:guild_id/bans/:user_id',
+    guildRoute(deps, (ctx, caller) => ({ $case: 'getBan', getBan: banTarget(ctx, caller) })),
+  );
+  router.put(
+    '/guilds/:guild_id/bans/:user_id',
+    guildRoute(deps, async (ctx, caller) => {
+      const userId = snowflakeParam(ctx, 'user_id');
+      const body = bodyFor(ctx, 'BanCreateSchema');
+      const userJson = await publicUserJson(deps, caller, userId);
+      return { $case: 'putBan', putBan: { caller, userId, body, userJson } };
+    }),
+  );
+  router.delete(
+    '/guilds/:guild_id/bans/:user_id',
+    guildRoute(deps, (ctx, caller) => ({ $case: 'deleteBan', deleteBan: banTarget(ctx, caller) })),
+  );
+  router.get(
+    '/guilds/:guild_id/prune',
+    guildRoute(deps, (ctx, caller) => ({
+      $case: 'pruneCount',
+      pruneCount: {
+        caller,
+        days: intQuery(ctx, 'days', 7, 1, 30),
+        includeRoles: roleList(ctx.query['include_roles']),
+        computePruneCount: true,
+      },
+    })),
+  );
+  router.post(
+    '/guilds/:guild_id/prune',
+    guildRoute(deps, (ctx, caller) => {
+      requireRight(caller, Right.KICK_BAN_MEMBERS, 'KICK_BAN_MEMBERS');
+      const raw = (ctx.request as { body?: unknown }).body;
+      // PruneSchema plus the fields Discord also reads from this body.
+      const body: { days: number; compute_prune_count?: unknown; include_roles?: unknown } =
+        raw === undefined ? { days: 7 } : validBody(ctx, 'PruneSchema');
+      if (body.days < 1 || body.days > 30)
+        throw ValidationError.field('days', 'NUMBER_TYPE_MAX', 'Must be between 1 and 30.');
+      return {
+        $case: 'prune',
+        prune: {
+          caller,
+          days: body.days,
+          includeRoles: roleList(body.include_roles),
+          computePruneCount: body.compute_prune_count !== false,
+        },
+      };
+    }),
+  );
+}

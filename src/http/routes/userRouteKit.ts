@@ -1,0 +1,44 @@
+import { ActorKind } from '../../../actors/runtime/ActorKind.js';
+import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
+import type { UserCommand, UserReply } from '../../../proto/gen/chorus/v1/user.js';
+import type { EdgeContext, EdgeDeps } from '../EdgeDeps.js';
+import { requireCaller, sendReply } from '../routeKit.js';
+
+/** One User actor command, built from the authenticated caller. */
+export type UserCommandFor = (caller: Caller) => NonNullable<UserCommand['command']>;
+
+/** Asks the User actor `userId`. */
+export function askUser(
+  deps: EdgeDeps,
+  userId: string,
+  command: NonNullable<UserCommand['command']>,
+): Promise<UserReply> {
+  return deps.system.ask(ActorKind.User, userId, { command });
+}
+
+/** The JSON document of a reply (for the few routes that read what an actor answered). */
+export function replyJson<T>(reply: UserReply): T | undefined {
+  return reply.reply?.$case === 'json' ? (JSON.parse(reply.reply.json.json) as T) : undefined;
+}
+
+/**
+ * A route handler that asks the caller's own User actor and writes its reply (JSON with `status`,
+ * or 204 when the actor answers empty).
+ */
+export function selfRoute(
+  deps: EdgeDeps,
+  build: (ctx: EdgeContext, caller: Caller) => NonNullable<UserCommand['command']>,
+  status = 200,
+) {
+  return async (ctx: EdgeContext): Promise<void> => {
+    const caller = await requireCaller(ctx, deps);
+    sendReply(ctx, await askUser(deps, caller.userId, build(ctx, caller)), status);
+  };
+}
+
+/** True for `?flag=true` / `1` (Discord's boolean query strings). */
+export function boolQuery(ctx: EdgeContext, name: string): boolean {
+  const raw = ctx.query[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value === 'true' || value === 'True' || value === '1';
+}

@@ -1,0 +1,64 @@
+import cassandra from 'cassandra-driver';
+
+import type { Stores } from '../../../actors/runtime/ports/stores.js';
+import { CassandraApplicationStore } from './CassandraApplicationStore.js';
+import { CassandraChannelStore } from './CassandraChannelStore.js';
+import { CassandraGuildStore } from './CassandraGuildStore.js';
+import { CassandraMessageStore } from './CassandraMessageStore.js';
+import { migrateKeyspace } from './CassandraSchema.js';
+import { CassandraSession } from './CassandraSession.js';
+import { CassandraUserStore } from './CassandraUserStore.js';
+import type { Migration } from './migrations.js';
+
+/** Where the cluster is and which keyspace Chorus keeps its data in. */
+export interface CassandraStoresOptions {
+  /** `host` or `host:port` (port 9042 when omitted). */
+  readonly contactPoints: readonly string[];
+  /** The data centre the driver treats as local (SimpleSnitch names it `datacenter1`). */
+  readonly localDataCenter: string;
+  readonly keyspace: string;
+  /** SimpleStrategy replication factor for a keyspace this call creates; 1 by default. */
+  readonly replicationFactor?: number;
+  /** The schema to bring the keyspace to; MIGRATIONS unless a test supplies its own. */
+  readonly migrations?: readonly Migration[];
+  /** How long a starting node waits for another node's migration lock. */
+  readonly lockWaitMs?: number;
+}
+
+/**
+ * Connects to Cassandra, creates the keyspace if missing, applies the migrations it lacks and returns
+ * every storage port over one driver client (the client pools connections to all nodes and routes each
+ * statement to a replica of its partition). Throws ServiceUnavailableError when no node can be reached or
+ * the schema cannot be brought up to date; the client is shut down then.
+ */
+export async function createCassandraStores(options: CassandraStoresOptions): Promise<Stores> {
+  const client = new cassandra.Client({
+    contactPoints: [...options.contactPoints],
+    localDataCenter: options.localDataCenter,
+    // bigint columns (snowflakes, sequences) as native BigInt both ways: no Long, no precision loss.
+    encoding: { useBigIntAsLong: true },
+    socketOptions: { connectTimeout: 5_000, readTimeout: 12_000 },
+  });
+  const session = new CassandraSession(client);
+  try {
+    await session.connect();
+    await migrateKeyspace(session, {
+      keyspace: options.keyspace,
+      replicationFactor: options.replicationFactor ?? 1,
+      ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
+      ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+    });
+  } catch (thrown) {
+    await session.close().catch(() => undefined);
+    throw thrown;
+  }
+  const channels = new CassandraChannelStore(session);
+  return {
+    users: new CassandraUserStore(session),
+    applications: new CassandraApplicationStore(session),
+    guilds: new CassandraGuildStore(session, channels),
+    channels,
+    messages: new CassandraMessageStore(session),
+    close: () => session.close(),
+  };
+}

@@ -1,0 +1,2 @@
+import { startHarness } from './guildKit.js';
+describe('x', () => { it('y', async () => { void startHarness; }); });

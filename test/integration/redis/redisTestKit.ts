@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/** The Redis every integration test uses (STYLE S7: real services, never stubbed). */
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** A key prefix of its own for one test run: `chorus_test_<random>:`. */
+export function runPrefix(): string {
+  return `chorus_test_${randomBytes(6).toString('hex')}:`;
+}
+
+/** A plain client (commands queue until connected). */
+export async function plainClient(): Promise<Redis> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  return redis;
+}
+
+async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    keys.push(...batch);
+    cursor = next;
+  } while (cursor !== '0');
+  return keys;
+}
+
+/** Deletes every key under `prefix` (after() of each suite). */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  const keys = await keysMatching(redis, `${prefix}*`);
+  for (let start = 0; start < keys.length; start += 500) await redis.del(...keys.slice(start, start + 500));
+}
+
+/**
+ * Moves time forward by `ms` for the keys matching `pattern`, as far as their expiry goes: each PTTL
+ * is shortened (a key whose time is up is deleted). A key without an expiry keeps living, so a lease
+ * or heartbeat written without PX fails the tests that rely on it lapsing.
+ */
+export async function elapseKeys(redis: Redis, pattern: string, ms: number): Promise<void> {
+  const keys = await keysMatching(redis, pattern);
+  if (keys.length === 0) return;
+  const ttls = await Promise.all(keys.map((key) => redis.pttl(key)));
+  const updates = redis.pipeline();
+  keys.forEach((key, index) => {
+    const ttl = ttls[index] ?? -2;
+    if (ttl < 0) return; // -1: no expiry; -2: already gone
+    if (ttl - ms <= 0) updates.del(key);
+    else updates.pexpire(key, ttl - ms);
+  });
+  await updates.exec();
+}

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { GuildFanout, Intent, dispatchEvent, intentAllows } from '../../../actors/guild/GuildFanout.js';
+import type { DispatchEvent } from '../../../proto/gen/chorus/v1/common.js';
+
+function recorder(): { calls: { ids: readonly string[]; event: DispatchEvent }[]; fanout: GuildFanout } {
+  const calls: { ids: readonly string[]; event: DispatchEvent }[] = [];
+  return { calls, fanout: new GuildFanout((ids, event) => calls.push({ ids, event })) };
+}
+
+const GUILDS = 1n << 0n;
+const GUILD_MEMBERS = 1n << 1n;
+
+describe('GuildFanout', () => {
+  it('reads intents as bit index + 1, with 0 meaning not gated', () => {
+    assert.equal(intentAllows(0n, Intent.NONE), true);
+    assert.equal(intentAllows(GUILDS, Intent.GUILDS), true);
+    assert.equal(intentAllows(GUILDS, Intent.GUILD_MEMBERS), false);
+    assert.equal(intentAllows(1n << 6n, Intent.GUILD_INVITES), true);
+  });
+
+  it('sends one batch to the sessions whose intents allow the event', () => {
+    const { calls, fanout } = recorder();
+    fanout.subscribe('s1', 'u1', GUILDS);
+    fanout.subscribe('s2', 'u2', GUILDS | GUILD_MEMBERS);
+    fanout.subscribe('s3', 'u3', GUILD_MEMBERS);
+    fanout.send(dispatchEvent('GUILD_UPDATE', { id: '1' }, Intent.GUILDS));
+    assert.equal(calls.length, 1);
+    assert.deepEqual([...(calls[0]?.ids ?? [])].sort(), ['s1', 's2']);
+    assert.equal(calls[0]?.event.dataJson, '{"id":"1"}');
+  });
+
+  it('asks the audience once per user, not once per session', () => {
+    const { calls, fanout } = recorder();
+    fanout.subscribe('s1', 'u1', GUILDS);
+    fanout.subscribe('s2', 'u1', GUILDS);
+    fanout.subscribe('s3', 'u2', GUILDS);
+    const asked: string[] = [];
+    fanout.send(dispatchEvent('CHANNEL_UPDATE', {}, Intent.GUILDS), (userId) => {
+      asked.push(userId);
+      return userId === 'u1';
+    });
+    assert.deepEqual(asked.sort(), ['u1', 'u2']);
+    assert.deepEqual([...(calls[0]?.ids ?? [])].sort(), ['s1', 's2']);
+  });
+
+  it('sends to the named user regardless of intents', () => {
+    const { calls, fanout } = recorder();
+    fanout.subscribe('s1', 'u1', 0n);
+    fanout.subscribe('s2', 'u2', 0n);
+    fanout.send(dispatchEvent('GUILD_MEMBER_UPDATE', {}, Intent.GUILD_MEMBERS), undefined, 'u1');
+    assert.deepEqual(calls[0]?.ids, ['s1']);
+  });
+
+  it('does not call fanOut when nobody qualifies', () => {
+    const { calls, fanout } = recorder();
+    fanout.subscribe('s1', 'u1', 0n);
+    fanout.send(dispatchEvent('GUILD_UPDATE', {}, Intent.GUILDS));
+    assert.equal(calls.length, 0);
+  });
+
+  it('drops every session of a user', () => {
+    const { fanout } = recorder();
+    fanout.subscribe('s1', 'u1', GUILDS);
+    fanout.subscribe('s2', 'u1', GUILDS);
+    fanout.subscribe('s3', 'u2', GUILDS);
+    assert.deepEqual(fanout.unsubscribeUser('u1').sort(), ['s1', 's2']);
+    assert.deepEqual([...fanout.subscribedUsers()], ['u2']);
+  });
+});
