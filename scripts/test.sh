@@ -13,5 +13,9 @@ npx mocha 'test/unit/**/*.test.ts'
 step "proto freshness"
 bash proto/generate.sh
 git diff --exit-code -- proto/gen || { echo "proto/gen is stale: run npm run gen:proto and commit" >&2; exit 1; }
+step "services (Redis, Cassandra)"
+bash scripts/services-up.sh
 step integration
 npx mocha 'test/integration/**/*.test.ts'
+step cluster
+npx mocha 'test/cluster/**/*.test.ts'
