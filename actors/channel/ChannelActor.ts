@@ -1,4 +1,9 @@
-import type { ChannelBodyRequest, ChannelChanged, ChannelCommand, ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
+import type {
+  ChannelBodyRequest,
+  ChannelChanged,
+  ChannelCommand,
+  ChannelReply,
+} from '../../proto/gen/chorus/v1/channel.js';
 import { InternalError, UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { Actor } from '../runtime/Actor.js';
@@ -11,6 +16,12 @@ import { createMessage } from './messageCreate.js';
 import { bulkDelete, deleteMessage, editMessage, getMessage, listMessages } from './messageCommands.js';
 import { acknowledge, listPins, pin, typing, unpin } from './pinCommands.js';
 import { addReaction, listReactionUsers, removeAllReactions, removeReaction } from './reactionCommands.js';
+
+/** Commands served with the channel loaded (every one but the Guild's tells and the flush timer). */
+type ScopedCommand = Exclude<
+  NonNullable<ChannelCommand['command']>,
+  { $case: 'channelChanged' } | { $case: 'invalidateAccess' } | { $case: 'flush' }
+>;
 
 function assertNever(value: never): never {
   throw new InternalError({ cause: new Error(`Unhandled channel command ${JSON.stringify(value)}`) });
@@ -53,17 +64,15 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
 
   override async handle({ command }: ChannelCommand): Promise<ChannelReply> {
     if (command === undefined) throw new InternalError({ cause: new Error('ChannelCommand.command is empty') });
-    switch (command.$case) {
-      case 'channelChanged':
-        return this.#channelChanged(command.channelChanged);
-      case 'invalidateAccess':
-        return EMPTY_REPLY; // access is asked per request, so there is no snapshot to drop
-      case 'flush':
-        return this.#flush();
-      default:
-        break;
-    }
-    const scope = await this.#scopeOrLoad();
+    if (command.$case === 'channelChanged') return this.#channelChanged(command.channelChanged);
+    // Access is asked per request, so there is no cached snapshot to drop.
+    if (command.$case === 'invalidateAccess') return EMPTY_REPLY;
+    if (command.$case === 'flush') return this.#flush();
+    return this.#serve(await this.#scopeOrLoad(), command);
+  }
+
+  /** Commands about the channel's messages: they need the channel record. */
+  #serve(scope: ChannelScope, command: ScopedCommand): Promise<ChannelReply> {
     switch (command.$case) {
       case 'createMessage':
         return createMessage(scope, command.createMessage);
@@ -98,7 +107,9 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
       case 'getChannel':
         return this.#getChannel(scope, command.getChannel);
       case 'locate':
-        return { reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } } };
+        return Promise.resolve({
+          reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } },
+        });
       default:
         return assertNever(command);
     }
@@ -116,10 +127,15 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
     if (channel.guild_id !== null && viewerId !== '') {
       const reply = await this.ctx
         .ask('guild', channel.guild_id, {
-          command: { $case: 'getChannel', getChannel: { caller: request.caller, targetId: channel.id, withCounts: false } },
+          command: {
+            $case: 'getChannel',
+            getChannel: { caller: request.caller, targetId: channel.id, withCounts: false },
+          },
         })
         .catch((error: unknown) => {
-          throw error instanceof UnknownEntityError && error.entity === 'guild' ? new UnknownEntityError('channel') : error;
+          throw error instanceof UnknownEntityError && error.entity === 'guild'
+            ? new UnknownEntityError('channel')
+            : error;
         });
       if (reply.reply?.$case !== 'json') return EMPTY_REPLY;
       const json = JSON.parse(reply.reply.json.json) as Record<string, unknown>;
@@ -171,7 +187,10 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   async #scopeOrLoad(): Promise<ChannelScope> {
     // A channel that did not exist at activation may have been created since (a DM opened later).
     const scope = this.#scope ?? (await this.#load());
-    if (!scope) throw new UnknownEntityError('channel');
+    if (!scope) {
+      this.ctx.stopSelf(); // do not keep an activation per unknown id a client tried
+      throw new UnknownEntityError('channel');
+    }
     return scope;
   }
 

@@ -126,7 +126,10 @@ export class ChannelScope {
     });
   }
 
-  async #referenced(record: MessageRecord, page: ReadonlyMap<string, MessageRecord>): Promise<MessageRecord | null | undefined> {
+  async #referenced(
+    record: MessageRecord,
+    page: ReadonlyMap<string, MessageRecord>,
+  ): Promise<MessageRecord | null | undefined> {
     const id = record.message_reference?.message_id;
     if (id === undefined) return undefined;
     return page.get(id) ?? (await this.messages.get(this.channel.id, id)) ?? null;

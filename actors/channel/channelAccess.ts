@@ -73,7 +73,9 @@ async function accessOf(ctx: ActorContext, channel: ChannelRecord, userId: strin
     throw error;
   }
   if (reply.reply?.$case !== 'channelAccess') {
-    throw new InternalError({ cause: new Error(`Guild answered channelAccess with ${reply.reply?.$case ?? 'nothing'}`) });
+    throw new InternalError({
+      cause: new Error(`Guild answered channelAccess with ${reply.reply?.$case ?? 'nothing'}`),
+    });
   }
   const snapshot = reply.reply.channelAccess;
   return {

@@ -19,7 +19,13 @@ export type EventFamily = keyof typeof INTENTS;
  * (which filters sessions by VIEW_CHANNEL and intents), a DM's to each recipient's User actor. The
  * payload is serialized once by the caller; the same DispatchEvent goes to every target.
  */
-export function emit(ctx: ActorContext, channel: ChannelRecord, event: string, dataJson: string, family: EventFamily): void {
+export function emit(
+  ctx: ActorContext,
+  channel: ChannelRecord,
+  event: string,
+  dataJson: string,
+  family: EventFamily,
+): void {
   if (channel.guild_id !== null) {
     const dispatch: DispatchEvent = { event, dataJson, intent: INTENTS[family].guild };
     ctx.tell('guild', channel.guild_id, {
@@ -37,6 +43,9 @@ export function tellUser(ctx: ActorContext, userId: string, event: DispatchEvent
 }
 
 /** The event data of a guild channel carries `guild_id`; a DM's does not. */
-export function withGuildId<T extends Record<string, unknown>>(channel: ChannelRecord, data: T): T & { guild_id?: string } {
+export function withGuildId<T extends Record<string, unknown>>(
+  channel: ChannelRecord,
+  data: T,
+): T & { guild_id?: string } {
   return channel.guild_id === null ? data : { ...data, guild_id: channel.guild_id };
 }

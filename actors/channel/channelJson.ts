@@ -42,8 +42,9 @@ export function channelJson(
   viewerId: string,
   userOf: (id: string) => PublicUser,
 ): Record<string, unknown> {
-  const { recipients: _kept, ...extra } = channel.fields;
-  void _kept;
+  // Recipient snapshots kept in the record are rendered as `recipients` below, not copied raw.
+  const extra = { ...channel.fields };
+  delete extra['recipients'];
   if (isPrivate(channel)) {
     const json: Record<string, unknown> = {
       id: channel.id,

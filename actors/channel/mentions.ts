@@ -65,15 +65,17 @@ export function resolveMentions(
   const parse = new Set(allowed === undefined ? ['users', 'roles', 'everyone'] : (allowed.parse ?? []));
   const listedUsers = new Set(allowed?.users ?? []);
   const listedRoles = new Set(allowed?.roles ?? []);
-  const users = allowed === undefined || parse.has('users') ? parsed.userIds : parsed.userIds.filter((id) => listedUsers.has(id));
+  const users =
+    allowed === undefined || parse.has('users') ? parsed.userIds : parsed.userIds.filter((id) => listedUsers.has(id));
   const roles = !context.inGuild
     ? []
     : allowed === undefined || parse.has('roles')
       ? parsed.roleIds
       : parsed.roleIds.filter((id) => listedRoles.has(id));
-  const mentionReplied = context.repliedUserId !== undefined && (allowed === undefined || allowed.replied_user === true);
+  const mentionReplied =
+    context.repliedUserId !== undefined && (allowed === undefined || allowed.replied_user === true);
   return {
-    userIds: unique(mentionReplied ? [...users, context.repliedUserId as string] : users),
+    userIds: unique(mentionReplied ? [...users, context.repliedUserId] : users),
     roleIds: unique(roles),
     everyone: parsed.everyone && parse.has('everyone') && context.canMentionEveryone && context.inGuild,
   };

@@ -1,5 +1,16 @@
-import type { ChannelBodyRequest, ChannelReply, ListMessages, MessageTarget } from '../../proto/gen/chorus/v1/channel.js';
-import { BadRequestError, ForbiddenError, MissingAccessError, MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
+import type {
+  ChannelBodyRequest,
+  ChannelReply,
+  ListMessages,
+  MessageTarget,
+} from '../../proto/gen/chorus/v1/channel.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  MissingAccessError,
+  MissingPermissionsError,
+  ValidationError,
+} from '../../src/domain/errors.js';
 import { isSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { BulkDeleteBody, MessageEditBody } from '../../src/schemas/message.js';
 import { can, requireCaller, requireGuildChannel, requirePermission } from './channelAccess.js';
@@ -26,7 +37,9 @@ export async function listMessages(scope: ChannelScope, request: ListMessages): 
   const records =
     plan.kind === 'single'
       ? await messages.list(channel.id, plan.page)
-      : joinAround(...(await Promise.all([messages.list(channel.id, plan.newer), messages.list(channel.id, plan.older)])));
+      : joinAround(
+          ...(await Promise.all([messages.list(channel.id, plan.newer), messages.list(channel.id, plan.older)])),
+        );
   return jsonReply(JSON.stringify(await scope.render(records, access.userId)));
 }
 
@@ -69,8 +82,9 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget): 
   record.edited_timestamp = new Date(scope.ctx.clock.now()).toISOString();
   await scope.messages.update(record);
   const [rendered] = await scope.render([record], access.userId);
-  const { reactions: _reactions, ...forEvent } = rendered ?? {};
-  void _reactions;
+  // The event goes to everyone: reactions' `me` is per viewer, so it carries none.
+  const forEvent = { ...rendered };
+  delete forEvent['reactions'];
   scope.emit('MESSAGE_UPDATE', eventJson(scope, JSON.stringify(forEvent), access), 'messages');
   return jsonReply(JSON.stringify(rendered));
 }
@@ -97,8 +111,10 @@ export async function bulkDelete(scope: ChannelScope, request: ChannelBodyReques
   const access = await scope.access(request.caller);
   requirePermission(access, 'MANAGE_MESSAGES');
   const body = JSON.parse(request.body) as BulkDeleteBody;
-  body.messages.forEach((id, index) => {
-    if (!isSnowflake(id)) throw ValidationError.field(`messages.${index}`, 'NUMBER_TYPE_COERCE', `Value "${id}" is not snowflake.`);
+  (body.messages as unknown[]).forEach((id, index) => {
+    if (!isSnowflake(id)) {
+      throw ValidationError.field(`messages.${index}`, 'NUMBER_TYPE_COERCE', `Value "${String(id)}" is not snowflake.`);
+    }
   });
   const ids = [...new Set(body.messages)];
   if (ids.length < BULK_MIN || ids.length > BULK_MAX) {

@@ -101,7 +101,11 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
   scope.lastSentMs.set(caller.userId, now);
 
   const json = JSON.stringify(
-    messageJson(record, { userOf: (userId) => scope.users.get(userId), author: author.user, referenced: reply.referenced }),
+    messageJson(record, {
+      userOf: (userId) => scope.users.get(userId),
+      author: author.user,
+      referenced: reply.referenced,
+    }),
   );
   if (channel.guild_id === null && firstMessage) announceDm(scope, caller.userId);
   scope.emit('MESSAGE_CREATE', eventJson(scope, json, access), 'messages');
@@ -139,7 +143,10 @@ async function replyTarget(
     if (ref.fail_if_not_exists === false) return { reference: null, referenced: undefined };
     throw new UnknownEntityError('message');
   }
-  const reference: NonNullable<MessageRecord['message_reference']> = { message_id: referenced.id, channel_id: channel.id };
+  const reference: NonNullable<MessageRecord['message_reference']> = {
+    message_id: referenced.id,
+    channel_id: channel.id,
+  };
   if (channel.guild_id !== null) reference.guild_id = channel.guild_id;
   return { reference, referenced };
 }

@@ -15,7 +15,8 @@ const PINS_PAGE_LIMIT = 50;
 
 /** Pinning needs MANAGE_MESSAGES or PIN_MESSAGES in a guild; any recipient may pin in a DM. */
 function requirePinRight(access: Access): void {
-  if (!can(access, 'MANAGE_MESSAGES') && !can(access, 'PIN_MESSAGES')) throw new MissingPermissionsError('PIN_MESSAGES');
+  if (!can(access, 'MANAGE_MESSAGES') && !can(access, 'PIN_MESSAGES'))
+    throw new MissingPermissionsError('PIN_MESSAGES');
 }
 
 /** The list_pins body: the old route lists messages; the new one pages `{items, has_more}` by pin time. */
@@ -52,7 +53,10 @@ async function setPinned(scope: ChannelScope, request: MessageTarget, pinned: bo
   else if (scope.pinCount === 0) scope.notePin(null);
   const message = JSON.stringify(messageJson(record, { userOf: (id) => scope.users.get(id) }));
   scope.emit('MESSAGE_UPDATE', eventJson(scope, message, access), 'messages');
-  const pins = withGuildId(scope.channel, { channel_id: scope.channel.id, last_pin_timestamp: scope.channel.last_pin_timestamp });
+  const pins = withGuildId(scope.channel, {
+    channel_id: scope.channel.id,
+    last_pin_timestamp: scope.channel.last_pin_timestamp,
+  });
   scope.emit('CHANNEL_PINS_UPDATE', JSON.stringify(pins), 'pins');
   return EMPTY_REPLY;
 }
@@ -94,7 +98,11 @@ export async function typing(scope: ChannelScope, request: ChannelBodyRequest): 
       timestamp: Math.floor(scope.ctx.clock.now() / 1000),
     }),
   );
-  scope.emit('TYPING_START', access.memberJson === '' ? data : withJsonFields(data, { member: access.memberJson }), 'typing');
+  scope.emit(
+    'TYPING_START',
+    access.memberJson === '' ? data : withJsonFields(data, { member: access.memberJson }),
+    'typing',
+  );
   return EMPTY_REPLY;
 }
 

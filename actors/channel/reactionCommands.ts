@@ -46,7 +46,9 @@ export async function addReaction(scope: ChannelScope, request: ReactionTarget):
   }
   const key = canonicalKey(emoji, existing);
   if (request.userJson === '' && access.memberJson === '') await scope.loadUsers([access.userId]);
-  const user = scope.authors.resolve(access.userId, request.userJson, access.memberJson, () => scope.users.get(access.userId));
+  const user = scope.authors.resolve(access.userId, request.userJson, access.memberJson, () =>
+    scope.users.get(access.userId),
+  );
   scope.remember(user.user);
   await scope.messages.addReaction({
     channel_id: scope.channel.id,
@@ -115,7 +117,9 @@ export async function listReactionUsers(scope: ChannelScope, request: ReactionTa
     .filter((reaction) => request.after === '' || compareSnowflakes(reaction.user_id, request.after) > 0)
     .sort((a, b) => compareSnowflakes(a.user_id, b.user_id))
     .slice(0, limit);
-  await scope.loadUsers(page.filter((reaction) => reaction.user_json === undefined).map((reaction) => reaction.user_id));
+  await scope.loadUsers(
+    page.filter((reaction) => reaction.user_json === undefined).map((reaction) => reaction.user_id),
+  );
   const users = page.map((reaction) => publicUser(reaction.user_json ?? '') ?? scope.users.get(reaction.user_id));
   return jsonReply(JSON.stringify(users));
 }
@@ -134,7 +138,8 @@ export async function removeAllReactions(scope: ChannelScope, request: ReactionT
   const base = { channel_id: scope.channel.id, message_id: record.id };
   if (request.emoji === '') {
     await scope.messages.removeReactions(scope.channel.id, record.id);
-    if (existing.length > 0) scope.emit('MESSAGE_REACTION_REMOVE_ALL', JSON.stringify(withGuildId(scope.channel, base)), 'reactions');
+    if (existing.length > 0)
+      scope.emit('MESSAGE_REACTION_REMOVE_ALL', JSON.stringify(withGuildId(scope.channel, base)), 'reactions');
     return EMPTY_REPLY;
   }
   const emoji = parseEmoji(request.emoji);

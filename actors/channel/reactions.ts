@@ -27,7 +27,8 @@ export const MAX_REACTION_EMOJI = 20;
 
 const CUSTOM = /^<?(a:)?([\w~-]{1,32}):(\d{1,20})>?$/;
 // Unicode emoji: pictographs, regional indicators, keycaps, with joiners, selectors and modifiers.
-const UNICODE_PARTS = /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
+const UNICODE_PARTS =
+  /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
 const UNICODE_CORE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 
 /** Parses the `{emoji}` of a reaction route (already URL-decoded); 400 10014 Unknown Emoji when it is neither form. */

@@ -76,22 +76,26 @@ export class GuildFanout {
   }
 
   /**
-   * Sends `event` to sessions whose intents allow it and whose user passes `audience`; sessions of
-   * `alwaysUserId` get it regardless of intents (still subject to `audience`).
+   * Sends `event` to sessions whose intents allow it and whose user passes `audience`. Sessions of
+   * `alwaysUserId` get it regardless of intents (still subject to `audience`): as a second batch
+   * marked ungated (intent 0), since sessions filter by intent themselves; the payload is shared.
    */
   send(event: DispatchEvent, audience: (userId: string) => boolean = () => true, alwaysUserId = ''): void {
     const verdicts = new Map<string, boolean>();
     const targets: string[] = [];
+    const own: string[] = [];
     for (const [sessionId, { userId, intents }] of this.#sessions) {
-      if (userId !== alwaysUserId && !intentAllows(intents, event.intent)) continue;
+      const always = userId === alwaysUserId && event.intent !== 0;
+      if (!always && !intentAllows(intents, event.intent)) continue;
       let allowed = verdicts.get(userId);
       if (allowed === undefined) {
         allowed = audience(userId);
         verdicts.set(userId, allowed);
       }
-      if (allowed) targets.push(sessionId);
+      if (allowed) (always ? own : targets).push(sessionId);
     }
     if (targets.length > 0) this.fanOut(targets, event);
+    if (own.length > 0) this.fanOut(own, { ...event, intent: 0 });
   }
 
   /** Sends `event` to the given sessions only (e.g. GUILD_DELETE to a removed member). */

@@ -53,17 +53,16 @@ export function requireSelf(turn: UserTurn, request: { caller?: Caller | undefin
 
 /** Parses a body the edge already validated against `schema`; an unreadable one is a 50035 like any bad body. */
 export function parseBody<N extends SchemaName>(body: string, schema: N): SchemaBody<N> {
-  void schema; // names the shape for the type checker; the edge has already checked the body against it
-  return parseLoose(body) as SchemaBody<N>;
+  return parseLoose(body, schema) as unknown as SchemaBody<N>;
 }
 
 /** Parses a body that has no spec schema (the handler checks its fields itself). */
-export function parseLoose(body: string): Record<string, unknown> {
+export function parseLoose(body: string, what = 'body'): Record<string, unknown> {
   try {
     const parsed: unknown = body === '' ? {} : JSON.parse(body);
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
-    throw new ValidationError({ _errors: [{ code: 'JSON_INVALID', message: 'Invalid JSON body' }] });
+    throw new ValidationError({ _errors: [{ code: 'JSON_INVALID', message: `Invalid JSON ${what}` }] });
   }
 }
 

@@ -5,7 +5,7 @@ import { Right } from '../../domain/rights.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam } from '../routeKit.js';
-import { askUser, replyJson, selfRoute } from './userRouteKit.js';
+import { askUser, nestedId, replyJson, selfRoute } from './userRouteKit.js';
 
 /** The `client_id` query of the OAuth2 routes: a snowflake; 50035 naming it otherwise. */
 function clientId(ctx: EdgeContext): string {
@@ -21,15 +21,16 @@ function clientId(ctx: EdgeContext): string {
  * ownership, 404 10002 otherwise); the bot's own actor then serves the bot route.
  */
 async function botOf(deps: EdgeDeps, caller: Caller, applicationId: string): Promise<string> {
-  const app = replyJson<{ owner?: { id?: string }; bot?: { id?: string } }>(
+  const app = replyJson(
     await askUser(deps, caller.userId, {
       $case: 'getApplication',
       getApplication: { caller, applicationId, body: '' },
     }),
   );
-  if (app?.owner?.id !== caller.userId) throw new UnknownEntityError('application');
-  if (!app.bot?.id) throw new UnknownEntityError('user');
-  return app.bot.id;
+  if (nestedId(app, 'owner') !== caller.userId) throw new UnknownEntityError('application');
+  const botId = nestedId(app, 'bot');
+  if (botId === undefined) throw new UnknownEntityError('user');
+  return botId;
 }
 
 /** Applications, their bots, and the OAuth2 bot-authorization flow. */
@@ -132,13 +133,13 @@ function oauthRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       );
     }
     const body = bodyFor(ctx, 'ApplicationAuthorizeSchema');
-    const outcome = replyJson<{ authorized?: boolean }>(
+    const outcome = replyJson(
       await askUser(deps, caller.userId, {
         $case: 'authorizeApplication',
         authorizeApplication: { caller, applicationId, body },
       }),
     );
     const location = `${deps.http.publicUrl || ctx.origin}/oauth2/authorized`;
-    sendObject(ctx, { location: outcome?.authorized ? location : `${location}?error=access_denied` });
+    sendObject(ctx, { location: outcome?.['authorized'] === true ? location : `${location}?error=access_denied` });
   });
 }

@@ -17,8 +17,17 @@ export function askUser(
 }
 
 /** The JSON document of a reply (for the few routes that read what an actor answered). */
-export function replyJson<T>(reply: UserReply): T | undefined {
-  return reply.reply?.$case === 'json' ? (JSON.parse(reply.reply.json.json) as T) : undefined;
+export function replyJson(reply: UserReply): Record<string, unknown> | undefined {
+  if (reply.reply?.$case !== 'json') return undefined;
+  const parsed: unknown = JSON.parse(reply.reply.json.json);
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+}
+
+/** The `id` of a nested object in a reply document (`owner`, `bot`), or undefined. */
+export function nestedId(document: Record<string, unknown> | undefined, key: string): string | undefined {
+  const value = document?.[key];
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**

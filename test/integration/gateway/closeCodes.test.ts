@@ -29,36 +29,76 @@ describe('gateway close codes', () => {
   }
 
   it('closes 4001 for an unknown opcode', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(99, {})), 4001);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(99, {});
+      }),
+      4001,
+    );
   });
 
   it('closes 4001 for a server-only opcode sent by the client', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(11, null)), 4001);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(11, null);
+      }),
+      4001,
+    );
   });
 
   it('closes 4002 for a payload that is not JSON', async () => {
-    assert.equal(await closeCodeAfter((c) => c.sendRaw('{"op": 1, d: nope')), 4002);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.sendRaw('{"op": 1, d: nope');
+      }),
+      4002,
+    );
   });
 
   it('closes 4002 for a payload over 4096 bytes', async () => {
     const big = JSON.stringify({ op: 1, d: null, pad: 'x'.repeat(4100) });
-    assert.equal(await closeCodeAfter((c) => c.sendRaw(big)), 4002);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.sendRaw(big);
+      }),
+      4002,
+    );
   });
 
   it('closes 4002 for an Identify that fails IdentifySchema', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(2, { token: alice.token })), 4002);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, { token: alice.token });
+      }),
+      4002,
+    );
   });
 
   it('closes 4003 for a payload other than heartbeat, identify or resume before Identify', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(3, { status: 'online', since: null, activities: [], afk: false })), 4003);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(3, { status: 'online', since: null, activities: [], afk: false });
+      }),
+      4003,
+    );
   });
 
   it('closes 4004 for an invalid token', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ token: 'MTIz.bm90.YXRva2Vu' }))), 4004);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ token: 'MTIz.bm90.YXRva2Vu' }));
+      }),
+      4004,
+    );
   });
 
   it('closes 4004 for an empty token', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ token: '' }))), 4004);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ token: '' }));
+      }),
+      4004,
+    );
   });
 
   it('closes 4005 for a second Identify', async () => {
@@ -77,9 +117,24 @@ describe('gateway close codes', () => {
   });
 
   it('closes 4010 for a shard id outside [0, count)', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ shard: [2, 2] }))), 4010);
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ shard: [-1, 2] }))), 4010);
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ shard: [0, 0] }))), 4010);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ shard: [2, 2] }));
+      }),
+      4010,
+    );
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ shard: [-1, 2] }));
+      }),
+      4010,
+    );
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ shard: [0, 0] }));
+      }),
+      4010,
+    );
   });
 
   it('closes 4012 for an unsupported API version', async () => {
@@ -91,8 +146,18 @@ describe('gateway close codes', () => {
   });
 
   it('closes 4013 for intents with unknown bits', async () => {
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ intents: 2 ** 30 }))), 4013);
-    assert.equal(await closeCodeAfter((c) => c.send(2, identifyBody({ intents: -1 }))), 4013);
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ intents: 2 ** 30 }));
+      }),
+      4013,
+    );
+    assert.equal(
+      await closeCodeAfter((c) => {
+        c.send(2, identifyBody({ intents: -1 }));
+      }),
+      4013,
+    );
   });
 
   it('accepts a bot-style Identify whose presence lacks user-client activity fields', async () => {

@@ -133,7 +133,7 @@ export async function createGuild(base: string, owner: TestUser, name = 'Test Gu
 }
 
 /** The owner invites `user`, who accepts. */
-export async function join(base: string, target: TestGuild, user: TestUser): Promise<void> {
+export async function joinGuild(base: string, target: TestGuild, user: TestUser): Promise<void> {
   const invite = await api<{ code: string }>(base, 'POST', `/channels/${target.textChannelId}/invites`, {
     token: target.owner.token,
     body: { max_age: 0 },
@@ -144,12 +144,18 @@ export async function join(base: string, target: TestGuild, user: TestUser): Pro
 /** Registers a user and makes them a member of the guild. */
 export async function member(base: string, target: TestGuild, name = 'member'): Promise<TestUser> {
   const user = await registerUser(base, name);
-  await join(base, target, user);
+  await joinGuild(base, target, user);
   return user;
 }
 
 /** Creates a role with `permissions` (by the owner) and gives it to `user`; returns the role id. */
-export async function grant(base: string, target: TestGuild, user: TestUser, permissions: bigint, name = 'granted'): Promise<string> {
+export async function grant(
+  base: string,
+  target: TestGuild,
+  user: TestUser,
+  permissions: bigint,
+  name = 'granted',
+): Promise<string> {
   const role = await api<{ id: string }>(base, 'POST', `/guilds/${target.guild.id}/roles`, {
     token: target.owner.token,
     body: { name, permissions: permissions.toString() },
@@ -167,8 +173,14 @@ export async function connect(gatewayUrl: string, user: TestUser, intents = ALL_
   return client;
 }
 
-/** Waits until the socket has the guild (GUILD_CREATE), so later guild events reach it. */
+/**
+ * Waits until the socket has the guild, so later guild events reach it: user accounts get guilds
+ * they are already in inside READY, bots and new joins get GUILD_CREATE.
+ */
 export async function guildReady(client: GatewayClient, guildId: string): Promise<Record<string, unknown>> {
+  const ready = client.dispatches<{ guilds?: { id: string; unavailable?: boolean }[] }>('READY')[0];
+  const inReady = ready?.d.guilds?.find((guild) => guild.id === guildId && guild.unavailable !== true);
+  if (inReady) return inReady as unknown as Record<string, unknown>;
   const frame = await client.waitForDispatch<{ id: string }>('GUILD_CREATE', (d) => d.id === guildId);
   return frame.d as unknown as Record<string, unknown>;
 }

@@ -27,7 +27,11 @@ describe('guilds', () => {
   describe('POST /guilds', () => {
     it('creates @everyone, the owner and a general channel inside "Text Channels"', async () => {
       const owner = await registerUser(h.api, 'owner');
-      const guild = await api<ApiGuild>(h.api, 'POST', '/guilds', { token: owner.token, body: { name: 'Home' }, expect: 201 });
+      const guild = await api<ApiGuild>(h.api, 'POST', '/guilds', {
+        token: owner.token,
+        body: { name: 'Home' },
+        expect: 201,
+      });
       assert.equal(guild.name, 'Home');
       assert.equal(guild.owner_id, owner.id);
       const everyone = guild.roles.find((role) => role.id === guild.id);
@@ -88,7 +92,9 @@ describe('guilds', () => {
       const owner = await registerUser(h.api, 'owner');
       const target = await createGuild(h.api, owner);
       await member(h.api, target);
-      const guild = await api<ApiGuild>(h.api, 'GET', `/guilds/${target.guild.id}?with_counts=true`, { token: owner.token });
+      const guild = await api<ApiGuild>(h.api, 'GET', `/guilds/${target.guild.id}?with_counts=true`, {
+        token: owner.token,
+      });
       assert.equal(guild['approximate_member_count'], 2);
       const stranger = await registerUser(h.api, 'stranger');
       await fails(h.api, 'GET', `/guilds/${target.guild.id}`, stranger, 404, 10_004);
@@ -112,7 +118,10 @@ describe('guilds', () => {
         await grant(h.api, target, manager, Permission.MANAGE_GUILD);
         const updated = await api<ApiGuild>(h.api, 'PATCH', path, { token: manager.token, body: { name: 'Renamed' } });
         assert.equal(updated.name, 'Renamed');
-        const event = await socket.waitForDispatch<{ id: string; name: string }>('GUILD_UPDATE', (d) => d.name === 'Renamed');
+        const event = await socket.waitForDispatch<{ id: string; name: string }>(
+          'GUILD_UPDATE',
+          (d) => d.name === 'Renamed',
+        );
         assert.equal(event.d.id, target.guild.id);
       } finally {
         await socket.close();
@@ -170,7 +179,9 @@ describe('guilds', () => {
         expect: 201,
         body: {
           name: 'staff',
-          permission_overwrites: [{ id: target.guild.id, type: 0, allow: '0', deny: Permission.VIEW_CHANNEL.toString() }],
+          permission_overwrites: [
+            { id: target.guild.id, type: 0, allow: '0', deny: Permission.VIEW_CHANNEL.toString() },
+          ],
         },
       });
       const plain = await registerUser(h.api, 'plain');

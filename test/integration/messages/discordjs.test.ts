@@ -36,7 +36,9 @@ describe('messages through discord.js', function () {
       body: { name: 'Messenger' },
       expect: 201,
     });
-    const botUser = await api<{ token: string }>(server.api, 'POST', `/applications/${app.id}/bot`, { token: world.owner.token });
+    const botUser = await api<{ token: string }>(server.api, 'POST', `/applications/${app.id}/bot`, {
+      token: world.owner.token,
+    });
     await api(server.api, 'POST', `/oauth2/authorize?client_id=${app.id}&scope=bot`, {
       token: world.owner.token,
       body: { authorize: true, guild_id: world.guildId, permissions: '8' },
@@ -45,14 +47,17 @@ describe('messages through discord.js', function () {
       intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
       rest: { api: `${server.node.url}/api` },
     });
-    const ready = new Promise<void>((resolve) => bot.once(Events.ClientReady, () => resolve()));
+    const ready = new Promise<void>((resolve) => {
+      bot.once(Events.ClientReady, () => {
+        resolve();
+      });
+    });
     client = bot;
     await bot.login(botUser.token);
     await ready;
   });
 
   after(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when before() failed
     await client?.destroy();
     await server.stop();
   });

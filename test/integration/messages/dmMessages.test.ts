@@ -75,9 +75,14 @@ describe('DM messages', () => {
     // last_message_id is written through shortly after a burst of messages (one write per burst).
     let lastMessageId: string | null = null;
     for (let attempt = 0; attempt < 100 && lastMessageId !== sent.id; attempt += 1) {
-      const channels = await api<{ id: string; last_message_id: string | null }[]>(server.api, 'GET', '/users/@me/channels', {
-        token: bob.token,
-      });
+      const channels = await api<{ id: string; last_message_id: string | null }[]>(
+        server.api,
+        'GET',
+        '/users/@me/channels',
+        {
+          token: bob.token,
+        },
+      );
       lastMessageId = channels.find((channel) => channel.id === dm)?.last_message_id ?? null;
       if (lastMessageId !== sent.id) await new Promise((resolve) => setTimeout(resolve, 20));
     }

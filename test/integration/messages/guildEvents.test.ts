@@ -18,7 +18,9 @@ describe('guild message events', () => {
     server = await startTestServer();
     world = await guildWorld(server.api);
     channel = await textChannel(server.api, world, 'events');
-    ({ client: gateway } = await GatewayClient.identified(server.gatewayUrl, world.member.token, { intents: GUILD_INTENTS }));
+    ({ client: gateway } = await GatewayClient.identified(server.gatewayUrl, world.member.token, {
+      intents: GUILD_INTENTS,
+    }));
   });
 
   after(async () => {
@@ -43,7 +45,10 @@ describe('guild message events', () => {
     const updated = await gateway.waitForDispatch<Data>('MESSAGE_UPDATE', (d) => d['id'] === sent.id, { from });
     assert.equal(updated.d['content'], 'event time (edited)');
 
-    await api(server.api, 'DELETE', `/channels/${channel}/messages/${sent.id}`, { token: world.owner.token, expect: 204 });
+    await api(server.api, 'DELETE', `/channels/${channel}/messages/${sent.id}`, {
+      token: world.owner.token,
+      expect: 204,
+    });
     const deleted = await gateway.waitForDispatch<Data>('MESSAGE_DELETE', (d) => d['id'] === sent.id, { from });
     assert.deepEqual(deleted.d, { id: sent.id, channel_id: channel, guild_id: world.guildId });
   });
@@ -55,13 +60,17 @@ describe('guild message events', () => {
       token: world.owner.token,
       expect: 204,
     });
-    const reaction = await gateway.waitForDispatch<Data>('MESSAGE_REACTION_ADD', (d) => d['message_id'] === sent.id, { from });
+    const reaction = await gateway.waitForDispatch<Data>('MESSAGE_REACTION_ADD', (d) => d['message_id'] === sent.id, {
+      from,
+    });
     assert.deepEqual(reaction.d['emoji'], { id: null, name: '🔥' });
     assert.equal(reaction.d['guild_id'], world.guildId);
     assert.equal(reaction.d['message_author_id'], world.owner.id);
 
     await api(server.api, 'PUT', `/channels/${channel}/pins/${sent.id}`, { token: world.owner.token, expect: 204 });
-    const pins = await gateway.waitForDispatch<Data>('CHANNEL_PINS_UPDATE', (d) => d['channel_id'] === channel, { from });
+    const pins = await gateway.waitForDispatch<Data>('CHANNEL_PINS_UPDATE', (d) => d['channel_id'] === channel, {
+      from,
+    });
     assert.equal(typeof pins.d['last_pin_timestamp'], 'string');
 
     await api(server.api, 'POST', `/channels/${channel}/typing`, { token: world.owner.token, expect: 204 });
@@ -79,7 +88,9 @@ describe('guild message events', () => {
       body: { messages: [a.id, b.id] },
       expect: 204,
     });
-    const bulk = await gateway.waitForDispatch<Data>('MESSAGE_DELETE_BULK', (d) => d['channel_id'] === channel, { from });
+    const bulk = await gateway.waitForDispatch<Data>('MESSAGE_DELETE_BULK', (d) => d['channel_id'] === channel, {
+      from,
+    });
     assert.deepEqual(bulk.d['ids'], [a.id, b.id]);
   });
 });

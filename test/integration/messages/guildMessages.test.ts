@@ -58,7 +58,10 @@ describe('guild messages', () => {
 
     it('deletes the author’s own message; then it is unknown (10008)', async () => {
       const sent = await send(server.api, world.member, channel, { content: 'bye' });
-      await api(server.api, 'DELETE', `/channels/${channel}/messages/${sent.id}`, { token: world.member.token, expect: 204 });
+      await api(server.api, 'DELETE', `/channels/${channel}/messages/${sent.id}`, {
+        token: world.member.token,
+        expect: 204,
+      });
       const error = await fails(server.api, 'GET', `/channels/${channel}/messages/${sent.id}`, world.member, 404);
       assert.equal(error.code, 10_008);
     });
@@ -71,7 +74,10 @@ describe('guild messages', () => {
 
     it('lets the owner delete a member’s message', async () => {
       const sent = await send(server.api, world.member, channel, { content: 'moderate me' });
-      await api(server.api, 'DELETE', `/channels/${channel}/messages/${sent.id}`, { token: world.owner.token, expect: 204 });
+      await api(server.api, 'DELETE', `/channels/${channel}/messages/${sent.id}`, {
+        token: world.owner.token,
+        expect: 204,
+      });
     });
 
     it('answers 10008 for a message id of another channel', async () => {
@@ -84,7 +90,9 @@ describe('guild messages', () => {
 
   describe('validation', () => {
     it('refuses an empty message with 50006', async () => {
-      const error = await fails(server.api, 'POST', `/channels/${channel}/messages`, world.member, 400, { content: '' });
+      const error = await fails(server.api, 'POST', `/channels/${channel}/messages`, world.member, 400, {
+        content: '',
+      });
       assert.equal(error.code, 50_006);
       const blank = await fails(server.api, 'POST', `/channels/${channel}/messages`, world.member, 400, {});
       assert.equal(blank.code, 50_006);
@@ -109,7 +117,9 @@ describe('guild messages', () => {
 
   describe('access', () => {
     it('answers 404 10003 to a user who is not a member', async () => {
-      const error = await fails(server.api, 'POST', `/channels/${channel}/messages`, world.outsider, 404, { content: 'hi' });
+      const error = await fails(server.api, 'POST', `/channels/${channel}/messages`, world.outsider, 404, {
+        content: 'hi',
+      });
       assert.equal(error.code, 10_003);
     });
 
@@ -124,9 +134,13 @@ describe('guild messages', () => {
       const readOnly = await textChannel(server.api, world, 'announcements');
       await send(server.api, world.owner, readOnly, { content: 'read this' });
       await memberOverwrite(server.api, world, readOnly, world.member.id, 0n, Bits.SEND_MESSAGES);
-      const error = await fails(server.api, 'POST', `/channels/${readOnly}/messages`, world.member, 403, { content: 'no' });
+      const error = await fails(server.api, 'POST', `/channels/${readOnly}/messages`, world.member, 403, {
+        content: 'no',
+      });
       assert.equal(error.code, 50_013);
-      const listing = await api<ApiMessage[]>(server.api, 'GET', `/channels/${readOnly}/messages`, { token: world.member.token });
+      const listing = await api<ApiMessage[]>(server.api, 'GET', `/channels/${readOnly}/messages`, {
+        token: world.member.token,
+      });
       assert.equal(listing.length, 1);
     });
 
@@ -134,8 +148,29 @@ describe('guild messages', () => {
       const noHistory = await textChannel(server.api, world, 'no-history');
       await send(server.api, world.owner, noHistory, { content: 'secret past' });
       await memberOverwrite(server.api, world, noHistory, world.member.id, 0n, Bits.READ_MESSAGE_HISTORY);
-      const listing = await api<ApiMessage[]>(server.api, 'GET', `/channels/${noHistory}/messages`, { token: world.member.token });
+      const listing = await api<ApiMessage[]>(server.api, 'GET', `/channels/${noHistory}/messages`, {
+        token: world.member.token,
+      });
       assert.deepEqual(listing, []);
+    });
+  });
+
+  describe('slowmode', () => {
+    it('refuses a second message within rate_limit_per_user with 429, but not to the owner', async () => {
+      const slow = await textChannel(server.api, world, 'slow');
+      await api(server.api, 'PATCH', `/channels/${slow}`, {
+        token: world.owner.token,
+        body: { rate_limit_per_user: 30 },
+      });
+      await send(server.api, world.member, slow, { content: 'first' });
+      const limited = await api<{ retry_after: number }>(server.api, 'POST', `/channels/${slow}/messages`, {
+        token: world.member.token,
+        body: { content: 'second' },
+        expect: 429,
+      });
+      assert.ok(limited.retry_after > 0);
+      await send(server.api, world.owner, slow, { content: 'owner 1' });
+      await send(server.api, world.owner, slow, { content: 'owner 2' });
     });
   });
 

@@ -80,7 +80,11 @@ export const Bits = {
 /** Creates a guild owned by a new user, and a second user who joins it by invite. */
 export async function guildWorld(base: string): Promise<GuildWorld> {
   const [owner, member, outsider] = (await users(base, 3, 'g')) as [TestUser, TestUser, TestUser];
-  const guild = await api<{ id: string }>(base, 'POST', '/guilds', { token: owner.token, body: { name: 'Messages' }, expect: 201 });
+  const guild = await api<{ id: string }>(base, 'POST', '/guilds', {
+    token: owner.token,
+    body: { name: 'Messages' },
+    expect: 201,
+  });
   const world = { guildId: guild.id, owner, member, outsider };
   const channelId = await textChannel(base, world, 'lobby');
   const invite = await api<{ code: string }>(base, 'POST', `/channels/${channelId}/invites`, {
@@ -92,7 +96,11 @@ export async function guildWorld(base: string): Promise<GuildWorld> {
 }
 
 /** Creates a text channel in the world's guild (as its owner). */
-export async function textChannel(base: string, world: Pick<GuildWorld, 'guildId' | 'owner'>, name: string): Promise<string> {
+export async function textChannel(
+  base: string,
+  world: Pick<GuildWorld, 'guildId' | 'owner'>,
+  name: string,
+): Promise<string> {
   const channel = await api<{ id: string }>(base, 'POST', `/guilds/${world.guildId}/channels`, {
     token: world.owner.token,
     body: { name, type: 0 },

@@ -60,8 +60,17 @@ describe('message pagination', () => {
   });
 
   it('refuses limits outside 1..100 and a cursor that is no snowflake', async () => {
-    assert.equal((await fails(server.api, 'GET', `/channels/${channel}/messages?limit=0`, world.member, 400)).code, 50_035);
-    assert.equal((await fails(server.api, 'GET', `/channels/${channel}/messages?limit=101`, world.member, 400)).code, 50_035);
-    assert.equal((await fails(server.api, 'GET', `/channels/${channel}/messages?before=abc`, world.member, 400)).code, 50_035);
+    assert.equal(
+      (await fails(server.api, 'GET', `/channels/${channel}/messages?limit=0`, world.member, 400)).code,
+      50_035,
+    );
+    assert.equal(
+      (await fails(server.api, 'GET', `/channels/${channel}/messages?limit=101`, world.member, 400)).code,
+      50_035,
+    );
+    assert.equal(
+      (await fails(server.api, 'GET', `/channels/${channel}/messages?before=abc`, world.member, 400)).code,
+      50_035,
+    );
   });
 });

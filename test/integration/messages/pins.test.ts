@@ -21,7 +21,10 @@ describe('pins, typing and acks', () => {
     const first = await send(server.api, world.member, channel, { content: 'pin me' });
     const second = await send(server.api, world.member, channel, { content: 'pin me too' });
     await api(server.api, 'PUT', `/channels/${channel}/pins/${first.id}`, { token: world.owner.token, expect: 204 });
-    await api(server.api, 'PUT', `/channels/${channel}/messages/pins/${second.id}`, { token: world.owner.token, expect: 204 });
+    await api(server.api, 'PUT', `/channels/${channel}/messages/pins/${second.id}`, {
+      token: world.owner.token,
+      expect: 204,
+    });
     const pins = await api<ApiMessage[]>(server.api, 'GET', `/channels/${channel}/pins`, { token: world.member.token });
     assert.deepEqual(
       pins.map((message) => message.id),
@@ -39,7 +42,9 @@ describe('pins, typing and acks', () => {
     assert.ok(!Number.isNaN(Date.parse(paged.items[0]?.pinned_at ?? '')));
     assert.equal(paged.has_more, true);
     await api(server.api, 'DELETE', `/channels/${channel}/pins/${first.id}`, { token: world.owner.token, expect: 204 });
-    const after = await api<ApiMessage>(server.api, 'GET', `/channels/${channel}/messages/${first.id}`, { token: world.owner.token });
+    const after = await api<ApiMessage>(server.api, 'GET', `/channels/${channel}/messages/${first.id}`, {
+      token: world.owner.token,
+    });
     assert.equal(after.pinned, false);
   });
 

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { api, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
-import { Bits, fails, guildWorld, memberOverwrite, send, textChannel, type ApiMessage, type GuildWorld } from './messageFixtures.js';
+import {
+  Bits,
+  fails,
+  guildWorld,
+  memberOverwrite,
+  send,
+  textChannel,
+  type ApiMessage,
+  type GuildWorld,
+} from './messageFixtures.js';
 
 const THUMBS = encodeURIComponent('👍');
 
@@ -61,9 +70,14 @@ describe('reactions', () => {
       sorted,
     );
     assert.ok(everyone.every((user) => typeof user.username === 'string'));
-    const second = await api<{ id: string }[]>(server.api, 'GET', path(message.id, `/${THUMBS}?limit=1&after=${sorted[0]}`), {
-      token: world.member.token,
-    });
+    const second = await api<{ id: string }[]>(
+      server.api,
+      'GET',
+      path(message.id, `/${THUMBS}?limit=1&after=${sorted[0]}`),
+      {
+        token: world.member.token,
+      },
+    );
     assert.deepEqual(
       second.map((user) => user.id),
       [sorted[1]],
@@ -85,9 +99,18 @@ describe('reactions', () => {
   it('refuses to remove another user’s reaction without MANAGE_MESSAGES (50013)', async () => {
     const message = await send(server.api, world.member, channel, { content: 'mine' });
     await react(world.owner, message.id);
-    const error = await fails(server.api, 'DELETE', path(message.id, `/${THUMBS}/${world.owner.id}`), world.member, 403);
+    const error = await fails(
+      server.api,
+      'DELETE',
+      path(message.id, `/${THUMBS}/${world.owner.id}`),
+      world.member,
+      403,
+    );
     assert.equal(error.code, 50_013);
-    await api(server.api, 'DELETE', path(message.id, `/${THUMBS}/${world.member.id}`), { token: world.owner.token, expect: 204 });
+    await api(server.api, 'DELETE', path(message.id, `/${THUMBS}/${world.member.id}`), {
+      token: world.owner.token,
+      expect: 204,
+    });
   });
 
   it('removes all reactions, or all of one emoji, with MANAGE_MESSAGES', async () => {

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
-import { call, waitFor } from './httpClient.js';
+import { call, waitFor, type ApiApplication, type ApiGuildSummary, type ApiUser } from './httpClient.js';
+
+/** GET /oauth2/authorize, as far as these tests read it. */
+interface ApiAuthorization {
+  application: ApiApplication;
+  bot?: ApiUser;
+  user: ApiUser;
+  guilds: { id: string; permissions: string }[];
+}
 
 describe('applications, bots and OAuth2 over HTTP', () => {
   let server: TestServer;
@@ -17,21 +25,29 @@ describe('applications, bots and OAuth2 over HTTP', () => {
   after(async () => server.stop());
 
   const createApp = async (name: string): Promise<string> => {
-    const created = await call(base, 'POST', '/applications', { auth: owner.token, body: { name } });
+    const created = await call<ApiApplication>(base, 'POST', '/applications', { auth: owner.token, body: { name } });
     assert.equal(created.status, 201);
-    return created.body.id as string;
+    return created.body.id;
   };
+  const createBot = async (applicationId: string): Promise<string> =>
+    (await call<{ token: string }>(base, 'POST', `/applications/${applicationId}/bot`, { auth: owner.token })).body
+      .token;
+  const guildsOf = async (auth: string): Promise<ApiGuildSummary[]> =>
+    (await call<ApiGuildSummary[]>(base, 'GET', '/users/@me/guilds', { auth })).body;
 
   it('creates, lists, reads and edits an application as its owner', async () => {
-    const created = await call(base, 'POST', '/applications', { auth: owner.token, body: { name: 'Helper' } });
+    const created = await call<ApiApplication>(base, 'POST', '/applications', {
+      auth: owner.token,
+      body: { name: 'Helper' },
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.name, 'Helper');
-    assert.equal(created.body.owner.id, owner.id);
+    assert.equal(created.body.owner?.id, owner.id);
     assert.equal(created.body.bot_public, true);
     assert.match(created.body.verify_key, /^[0-9a-f]{64}$/);
-    const list = await call(base, 'GET', '/applications', { auth: owner.token });
-    assert.ok(list.body.some((app: { id: string }) => app.id === created.body.id));
-    const patched = await call(base, 'PATCH', `/applications/${created.body.id}`, {
+    const list = await call<ApiApplication[]>(base, 'GET', '/applications', { auth: owner.token });
+    assert.ok(list.body.some((app) => app.id === created.body.id));
+    const patched = await call<ApiApplication>(base, 'PATCH', `/applications/${created.body.id}`, {
       auth: owner.token,
       body: { description: 'helps', bot_public: false },
     });
@@ -47,44 +63,41 @@ describe('applications, bots and OAuth2 over HTTP', () => {
     assert.equal(read.body.code, 10_002);
     const edit = await call(base, 'PATCH', `/applications/${id}`, { auth: stranger.token, body: { name: 'Stolen' } });
     assert.equal(edit.status, 404);
-    const bot = await call(base, 'POST', `/applications/${id}/bot`, { auth: stranger.token });
-    assert.equal(bot.status, 404);
-    const reset = await call(base, 'POST', `/applications/${id}/bot/reset`, { auth: stranger.token });
-    assert.equal(reset.status, 404);
-    assert.equal((await call(base, 'GET', `/applications/${id}`, { auth: owner.token })).body.name, 'Mine');
+    assert.equal((await call(base, 'POST', `/applications/${id}/bot`, { auth: stranger.token })).status, 404);
+    assert.equal((await call(base, 'POST', `/applications/${id}/bot/reset`, { auth: stranger.token })).status, 404);
+    const unchanged = await call<ApiApplication>(base, 'GET', `/applications/${id}`, { auth: owner.token });
+    assert.equal(unchanged.body.name, 'Mine');
   });
 
   it('refuses an application without a name, naming the field', async () => {
     const answer = await call(base, 'POST', '/applications', { auth: owner.token, body: {} });
     assert.equal(answer.status, 400);
     assert.equal(answer.body.code, 50_035);
-    assert.ok(answer.body.errors.name);
+    assert.ok(answer.body.errors?.['name']);
   });
 
   it('creates a bot whose token works, and a reset revokes the old token', async () => {
     const id = await createApp('Robo');
-    const created = await call(base, 'POST', `/applications/${id}/bot`, { auth: owner.token });
-    assert.equal(created.status, 200);
-    const firstToken = created.body.token as string;
-    const me = await call(base, 'GET', '/users/@me', { auth: `Bot ${firstToken}` });
+    const firstToken = await createBot(id);
+    const me = await call<ApiUser>(base, 'GET', '/users/@me', { auth: `Bot ${firstToken}` });
     assert.equal(me.status, 200);
     assert.equal(me.body.bot, true);
     assert.equal(me.body.username, 'Robo');
 
-    const mine = await call(base, 'GET', '/oauth2/applications/@me', { auth: `Bot ${firstToken}` });
+    const mine = await call<ApiApplication>(base, 'GET', '/oauth2/applications/@me', { auth: `Bot ${firstToken}` });
     assert.equal(mine.status, 200);
     assert.equal(mine.body.id, id);
-    assert.equal(mine.body.bot.id, me.body.id);
-    assert.equal(mine.body.owner.id, owner.id);
+    assert.equal(mine.body.bot?.id, me.body.id);
+    assert.equal(mine.body.owner?.id, owner.id);
 
     assert.equal((await call(base, 'POST', `/applications/${id}/bot`, { auth: owner.token })).status, 400);
 
-    const reset = await call(base, 'POST', `/applications/${id}/bot/reset`, { auth: owner.token });
+    const reset = await call<{ token: string }>(base, 'POST', `/applications/${id}/bot/reset`, { auth: owner.token });
     assert.equal(reset.status, 200);
     assert.equal((await call(base, 'GET', '/users/@me', { auth: `Bot ${firstToken}` })).status, 401);
     assert.equal((await call(base, 'GET', '/users/@me', { auth: `Bot ${reset.body.token}` })).status, 200);
 
-    const renamed = await call(base, 'PATCH', `/applications/${id}/bot`, {
+    const renamed = await call<ApiUser>(base, 'PATCH', `/applications/${id}/bot`, {
       auth: owner.token,
       body: { username: 'Robo Two' },
     });
@@ -98,8 +111,7 @@ describe('applications, bots and OAuth2 over HTTP', () => {
   });
 
   it('refuses bots the user-only routes', async () => {
-    const id = await createApp('NoFriends');
-    const { token } = (await call(base, 'POST', `/applications/${id}/bot`, { auth: owner.token })).body;
+    const token = await createBot(await createApp('NoFriends'));
     const apps = await call(base, 'POST', '/applications', { auth: `Bot ${token}`, body: { name: 'x' } });
     assert.equal(apps.status, 403);
     assert.equal(apps.body.code, 20_001);
@@ -109,35 +121,38 @@ describe('applications, bots and OAuth2 over HTTP', () => {
 
   it('describes an OAuth2 bot authorization and answers unknown applications with 10002', async () => {
     const id = await createApp('Invitable');
-    await call(base, 'POST', `/applications/${id}/bot`, { auth: owner.token });
-    const view = await call(base, 'GET', `/oauth2/authorize?client_id=${id}&scope=bot`, { auth: stranger.token });
+    await createBot(id);
+    const view = await call<ApiAuthorization>(base, 'GET', `/oauth2/authorize?client_id=${id}&scope=bot`, {
+      auth: stranger.token,
+    });
     assert.equal(view.status, 200);
     assert.equal(view.body.application.id, id);
-    assert.equal(view.body.bot.username, 'Invitable');
+    assert.equal(view.body.bot?.username, 'Invitable');
     assert.equal(view.body.user.id, stranger.id);
     assert.deepEqual(view.body.guilds, []);
     const unknown = await call(base, 'GET', '/oauth2/authorize?client_id=123456789012345678', { auth: stranger.token });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.code, 10_002);
-    const missing = await call(base, 'GET', '/oauth2/authorize', { auth: stranger.token });
-    assert.equal(missing.body.code, 50_035);
+    assert.equal((await call(base, 'GET', '/oauth2/authorize', { auth: stranger.token })).body.code, 50_035);
   });
 
   it('adds a bot to a guild the caller manages, and not to one it does not', async () => {
     const id = await createApp('Joiner');
-    const { token } = (await call(base, 'POST', `/applications/${id}/bot`, { auth: owner.token })).body;
-    const guild = await call(base, 'POST', '/guilds', { auth: owner.token, body: { name: 'Home' } });
+    const token = await createBot(id);
+    const guild = await call<{ id: string }>(base, 'POST', '/guilds', { auth: owner.token, body: { name: 'Home' } });
     assert.equal(guild.status, 201, JSON.stringify(guild.body));
-    const guildId = guild.body.id as string;
+    const guildId = guild.body.id;
 
-    const view = await call(base, 'GET', `/oauth2/authorize?client_id=${id}&scope=bot`, { auth: owner.token });
+    const view = await call<ApiAuthorization>(base, 'GET', `/oauth2/authorize?client_id=${id}&scope=bot`, {
+      auth: owner.token,
+    });
     assert.deepEqual(
-      view.body.guilds.map((g: { id: string }) => g.id),
+      view.body.guilds.map((g) => g.id),
       [guildId],
     );
-    const listed = await call(base, 'GET', '/users/@me/guilds', { auth: owner.token });
-    assert.equal(listed.body[0].id, guildId);
-    assert.equal(listed.body[0].owner, true);
+    const listed = await guildsOf(owner.token);
+    assert.equal(listed[0]?.id, guildId);
+    assert.equal(listed[0]?.owner, true);
 
     const denied = await call(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot`, {
       auth: stranger.token,
@@ -145,40 +160,39 @@ describe('applications, bots and OAuth2 over HTTP', () => {
     });
     assert.equal(denied.status, 403);
 
-    const added = await call(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot&permissions=8`, {
+    const added = await call<{ location: string }>(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot`, {
       auth: owner.token,
       body: { authorize: true, guild_id: guildId, permissions: '8' },
     });
     assert.equal(added.status, 200);
     assert.match(added.body.location, /\/oauth2\/authorized$/);
-    const botMe = await call(base, 'GET', '/users/@me', { auth: `Bot ${token}` });
+    const botMe = await call<ApiUser>(base, 'GET', '/users/@me', { auth: `Bot ${token}` });
     const member = await call(base, 'GET', `/guilds/${guildId}/members/${botMe.body.id}`, { auth: owner.token });
     assert.equal(member.status, 200);
 
     const botGuilds = await waitFor(async () => {
-      const list = await call(base, 'GET', '/users/@me/guilds', { auth: `Bot ${token}` });
-      return list.body.length > 0 ? list.body : undefined;
+      const list = await guildsOf(`Bot ${token}`);
+      return list.length > 0 ? list : undefined;
     });
-    assert.equal(botGuilds[0].id, guildId);
-    assert.equal(botGuilds[0].owner, false);
+    assert.equal(botGuilds[0]?.id, guildId);
+    assert.equal(botGuilds[0]?.owner, false);
 
     const ownerLeaves = await call(base, 'DELETE', `/users/@me/guilds/${guildId}`, { auth: owner.token });
     assert.equal(ownerLeaves.status, 400);
     assert.equal(ownerLeaves.body.code, 50_055);
     const botLeaves = await call(base, 'DELETE', `/users/@me/guilds/${guildId}`, { auth: `Bot ${token}` });
     assert.equal(botLeaves.status, 204);
-    await waitFor(async () => {
-      const list = await call(base, 'GET', '/users/@me/guilds', { auth: `Bot ${token}` });
-      return list.body.length === 0 ? true : undefined;
-    });
+    await waitFor(async () => ((await guildsOf(`Bot ${token}`)).length === 0 ? true : undefined));
   });
 
   it('refreshes the member snapshot in every guild when a user renames', async () => {
-    const guild = await call(base, 'POST', '/guilds', { auth: owner.token, body: { name: 'Names' } });
+    const guild = await call<{ id: string }>(base, 'POST', '/guilds', { auth: owner.token, body: { name: 'Names' } });
     const renamed = await call(base, 'PATCH', '/users/@me', { auth: owner.token, body: { username: 'owner renamed' } });
     assert.equal(renamed.status, 200);
     await waitFor(async () => {
-      const member = await call(base, 'GET', `/guilds/${guild.body.id}/members/${owner.id}`, { auth: owner.token });
+      const member = await call<{ user?: ApiUser }>(base, 'GET', `/guilds/${guild.body.id}/members/${owner.id}`, {
+        auth: owner.token,
+      });
       return member.body.user?.username === 'owner renamed' ? true : undefined;
     });
   });

@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
 import { base32Decode, generateTotpSecret, totpCode } from '../../../actors/user/totp.js';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
-import { call, fieldCodes } from './httpClient.js';
+import { call, fieldCodes, type ApiUser } from './httpClient.js';
+
+/** What POST /auth/login answers: a token, or an MFA challenge with a ticket. */
+interface LoginAnswer {
+  token: string | null;
+  user_id: string;
+  user_settings?: { locale: string; theme: string };
+  mfa?: boolean;
+  ticket?: string;
+}
+
+/** What enabling or disabling TOTP answers. */
+interface MfaAnswer {
+  token: string;
+  backup_codes?: { code: string; consumed: boolean }[];
+}
 
 describe('accounts over HTTP', () => {
   let server: TestServer;
@@ -14,37 +29,40 @@ describe('accounts over HTTP', () => {
   after(async () => server.stop());
 
   const register = (body: Record<string, unknown>) => call(base, 'POST', '/auth/register', { body });
+  const me = (auth: string) => call<ApiUser>(base, 'GET', '/users/@me', { auth });
+  const login = (loginName: string, password: string) =>
+    call<LoginAnswer>(base, 'POST', '/auth/login', { body: { login: loginName, password } });
+  const emailOf = async (user: TestUser): Promise<string> => (await me(user.token)).body.email ?? '';
 
   describe('registration and login', () => {
     it('registers, logs in by email and by tag, and reads /users/@me', async () => {
       const email = `Alice.${Date.now()}@Example.test`;
-      const created = await register({ username: 'alice', password: 'pw-alice-1', email, consent: true });
+      const created = await call<{ token: string }>(base, 'POST', '/auth/register', {
+        body: { username: 'alice', password: 'pw-alice-1', email, consent: true },
+      });
       assert.equal(created.status, 200);
       assert.equal(typeof created.body.token, 'string');
 
-      const login = await call(base, 'POST', '/auth/login', {
-        body: { login: email.toLowerCase(), password: 'pw-alice-1' },
-      });
-      assert.equal(login.status, 200);
-      assert.deepEqual(login.body.user_settings, { locale: 'en-US', theme: 'dark' });
+      const session = await login(email.toLowerCase(), 'pw-alice-1');
+      assert.equal(session.status, 200);
+      assert.deepEqual(session.body.user_settings, { locale: 'en-US', theme: 'dark' });
 
-      const me = await call(base, 'GET', '/users/@me', { auth: login.body.token });
-      assert.equal(me.status, 200);
-      assert.equal(me.body.id, login.body.user_id);
-      assert.equal(me.body.username, 'alice');
-      assert.match(me.body.discriminator, /^\d{4}$/);
-      assert.equal(me.body.email, email.toLowerCase());
+      const self = await me(session.body.token ?? '');
+      assert.equal(self.status, 200);
+      assert.equal(self.body.id, session.body.user_id);
+      assert.equal(self.body.username, 'alice');
+      assert.match(self.body.discriminator, /^\d{4}$/);
+      assert.equal(self.body.email, email.toLowerCase());
 
-      const byTag = await call(base, 'POST', '/auth/login', {
-        body: { login: `alice#${me.body.discriminator}`, password: 'pw-alice-1' },
-      });
-      assert.equal(byTag.body.user_id, me.body.id);
+      const byTag = await login(`alice#${self.body.discriminator}`, 'pw-alice-1');
+      assert.equal(byTag.body.user_id, self.body.id);
     });
 
     it('answers a wrong password with INVALID_LOGIN on login and password', async () => {
       const user = await registerUser(base, 'wrongpw');
-      const me = await call(base, 'GET', '/users/@me', { auth: user.token });
-      const answer = await call(base, 'POST', '/auth/login', { body: { login: me.body.email, password: 'nope' } });
+      const answer = await call(base, 'POST', '/auth/login', {
+        body: { login: await emailOf(user), password: 'nope' },
+      });
       assert.equal(answer.status, 400);
       assert.equal(answer.body.code, 50_035);
       assert.deepEqual(fieldCodes(answer.body, 'login'), ['INVALID_LOGIN']);
@@ -79,15 +97,17 @@ describe('accounts over HTTP', () => {
       const malformed = await call(base, 'POST', '/auth/register', { rawBody: '{"username": ' });
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.code, 50_109);
-      const huge = await call(base, 'POST', '/auth/register', {
-        body: { username: 'huge', consent: true, bio: 'x'.repeat(2 * 1024 * 1024) },
-      });
+      const huge = await register({ username: 'huge', consent: true, bio: 'x'.repeat(2 * 1024 * 1024) });
       assert.equal(huge.status, 413);
       assert.equal(huge.body.code, 40_005);
     });
 
     it('serves the public consent metadata without a token', async () => {
-      const answer = await call(base, 'GET', '/auth/location-metadata');
+      const answer = await call<{ consent_required: boolean; country_code: string }>(
+        base,
+        'GET',
+        '/auth/location-metadata',
+      );
       assert.equal(answer.status, 200);
       assert.equal(answer.body.consent_required, false);
       assert.equal(answer.body.country_code, 'US');
@@ -102,29 +122,24 @@ describe('accounts over HTTP', () => {
 
     it('accepts the token bare, as Bearer and as Bot', async () => {
       for (const auth of [user.token, `Bearer ${user.token}`, `Bot ${user.token}`]) {
-        assert.equal((await call(base, 'GET', '/users/@me', { auth })).status, 200, auth.slice(0, 7));
+        assert.equal((await me(auth)).status, 200, auth.slice(0, 7));
       }
     });
 
     it('refuses a missing, forged or foreign-signed token with 401', async () => {
       assert.equal((await call(base, 'GET', '/users/@me')).status, 401);
-      const [id, meta] = user.token.split('.');
-      const forged = await call(base, 'GET', '/users/@me', {
-        auth: `${id}.${meta}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
-      });
+      const [id = '', meta = ''] = user.token.split('.');
+      const forged = await call(base, 'GET', '/users/@me', { auth: `${id}.${meta}.${'A'.repeat(43)}` });
       assert.equal(forged.status, 401);
       assert.deepEqual(forged.body, { code: 0, message: '401: Unauthorized' });
     });
 
     it('revokes the token on logout and only that token', async () => {
-      const me = await call(base, 'GET', '/users/@me', { auth: user.token });
-      const second = await call(base, 'POST', '/auth/login', {
-        body: { login: me.body.email, password: 'correct horse battery' },
-      });
-      const logout = await call(base, 'POST', '/auth/logout', { auth: second.body.token, body: {} });
-      assert.equal(logout.status, 204);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: second.body.token })).status, 401);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: user.token })).status, 200);
+      const second = await login(await emailOf(user), 'correct horse battery');
+      const token = second.body.token ?? '';
+      assert.equal((await call(base, 'POST', '/auth/logout', { auth: token, body: {} })).status, 204);
+      assert.equal((await me(token)).status, 401);
+      assert.equal((await me(user.token)).status, 200);
     });
 
     it('changes the password only with the current one, revoking older tokens', async () => {
@@ -136,23 +151,21 @@ describe('accounts over HTTP', () => {
       assert.equal(wrong.status, 400);
       assert.deepEqual(fieldCodes(wrong.body, 'password'), ['PASSWORD_DOES_NOT_MATCH']);
 
-      const changed = await call(base, 'PATCH', '/users/@me', {
+      const changed = await call<ApiUser>(base, 'PATCH', '/users/@me', {
         auth: victim.token,
         body: { password: 'correct horse battery', new_password: 'next-secret' },
       });
       assert.equal(changed.status, 200);
-      assert.equal(typeof changed.body.token, 'string');
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: victim.token })).status, 401);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: changed.body.token })).status, 200);
-      const relogin = await call(base, 'POST', '/auth/login', {
-        body: { login: changed.body.email, password: 'next-secret' },
-      });
-      assert.equal(relogin.status, 200);
+      const fresh = changed.body.token ?? '';
+      assert.notEqual(fresh, '');
+      assert.equal((await me(victim.token)).status, 401);
+      assert.equal((await me(fresh)).status, 200);
+      assert.equal((await login(changed.body.email ?? '', 'next-secret')).status, 200);
     });
 
     it('disables an account behind its password: tokens and logins stop working', async () => {
       const leaving = await registerUser(base, 'leaving');
-      const email = (await call(base, 'GET', '/users/@me', { auth: leaving.token })).body.email;
+      const email = await emailOf(leaving);
       const wrong = await call(base, 'POST', '/users/@me/disable', { auth: leaving.token, body: { password: 'nope' } });
       assert.equal(wrong.status, 400);
       const done = await call(base, 'POST', '/users/@me/disable', {
@@ -160,21 +173,21 @@ describe('accounts over HTTP', () => {
         body: { password: 'correct horse battery' },
       });
       assert.equal(done.status, 204);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: leaving.token })).status, 401);
-      const login = await call(base, 'POST', '/auth/login', {
+      assert.equal((await me(leaving.token)).status, 401);
+      const refused = await call(base, 'POST', '/auth/login', {
         body: { login: email, password: 'correct horse battery' },
       });
-      assert.equal(login.status, 400);
-      assert.equal(login.body.code, 20_013);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.code, 20_013);
     });
   });
 
   describe('two-factor authentication (TOTP)', () => {
     it('enables TOTP, requires the code at login, and disables it with a backup code', async () => {
       const user = await registerUser(base, 'mfa');
-      const email = (await call(base, 'GET', '/users/@me', { auth: user.token })).body.email;
+      const email = await emailOf(user);
       const secret = generateTotpSecret();
-      const code = () => totpCode(base32Decode(secret) ?? Buffer.alloc(0), Date.now());
+      const code = (): string => totpCode(base32Decode(secret) ?? Buffer.alloc(0), Date.now());
 
       const badCode = await call(base, 'POST', '/users/@me/mfa/totp/enable', {
         auth: user.token,
@@ -183,38 +196,34 @@ describe('accounts over HTTP', () => {
       assert.equal(badCode.status, 400);
       assert.equal(badCode.body.code, 60_008);
 
-      const enabled = await call(base, 'POST', '/users/@me/mfa/totp/enable', {
+      const enabled = await call<MfaAnswer>(base, 'POST', '/users/@me/mfa/totp/enable', {
         auth: user.token,
         body: { password: 'correct horse battery', secret, code: code() },
       });
       assert.equal(enabled.status, 200);
-      assert.equal(enabled.body.backup_codes.length, 10);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: user.token })).status, 401);
-      const token = enabled.body.token as string;
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: token })).body.mfa_enabled, true);
+      const backupCodes = enabled.body.backup_codes ?? [];
+      assert.equal(backupCodes.length, 10);
+      assert.equal((await me(user.token)).status, 401);
+      const token = enabled.body.token;
+      assert.equal((await me(token)).body.mfa_enabled, true);
 
-      const challenge = await call(base, 'POST', '/auth/login', {
-        body: { login: email, password: 'correct horse battery' },
-      });
+      const challenge = await login(email, 'correct horse battery');
       assert.equal(challenge.status, 200);
       assert.equal(challenge.body.mfa, true);
       assert.equal(challenge.body.token, null);
-      const wrongStep = await call(base, 'POST', '/auth/mfa/totp', {
-        body: { ticket: challenge.body.ticket, code: '12' },
-      });
+      const ticket = challenge.body.ticket ?? '';
+      const wrongStep = await call(base, 'POST', '/auth/mfa/totp', { body: { ticket, code: '12' } });
       assert.equal(wrongStep.status, 400);
-      const secondStep = await call(base, 'POST', '/auth/mfa/totp', {
-        body: { ticket: challenge.body.ticket, code: code() },
-      });
+      const secondStep = await call<LoginAnswer>(base, 'POST', '/auth/mfa/totp', { body: { ticket, code: code() } });
       assert.equal(secondStep.status, 200);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: secondStep.body.token })).status, 200);
+      assert.equal((await me(secondStep.body.token ?? '')).status, 200);
 
-      const disabled = await call(base, 'POST', '/users/@me/mfa/totp/disable', {
+      const disabled = await call<MfaAnswer>(base, 'POST', '/users/@me/mfa/totp/disable', {
         auth: token,
-        body: { code: enabled.body.backup_codes[0].code },
+        body: { code: backupCodes[0]?.code },
       });
       assert.equal(disabled.status, 200);
-      assert.equal((await call(base, 'GET', '/users/@me', { auth: disabled.body.token })).body.mfa_enabled, false);
+      assert.equal((await me(disabled.body.token)).body.mfa_enabled, false);
     });
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
-import { call } from './httpClient.js';
+import { call, type ApiChannel } from './httpClient.js';
 
 describe('DM channels over HTTP', () => {
   let server: TestServer;
@@ -18,62 +18,48 @@ describe('DM channels over HTTP', () => {
   });
   after(async () => server.stop());
 
-  it('opens one 1:1 DM per pair, whichever side opens it', async () => {
-    const first = await call(base, 'POST', '/users/@me/channels', {
-      auth: alice.token,
-      body: { recipients: [bob.id] },
+  const open = (from: TestUser, recipients: string[], name?: string) =>
+    call<ApiChannel>(base, 'POST', '/users/@me/channels', {
+      auth: from.token,
+      body: name === undefined ? { recipients } : { recipients, name },
     });
+  const recipientIds = (channel: ApiChannel | undefined): string[] =>
+    (channel?.recipients ?? []).map((user) => user.id).sort();
+
+  it('opens one 1:1 DM per pair, whichever side opens it', async () => {
+    const first = await open(alice, [bob.id]);
     assert.equal(first.status, 200);
     assert.equal(first.body.type, 1);
-    assert.deepEqual(
-      first.body.recipients.map((user: { id: string }) => user.id),
-      [bob.id],
-    );
-    const again = await call(base, 'POST', '/users/@me/channels', {
-      auth: alice.token,
-      body: { recipients: [bob.id] },
-    });
-    assert.equal(again.body.id, first.body.id);
-    const fromBob = await call(base, 'POST', '/users/@me/channels', {
-      auth: bob.token,
-      body: { recipients: [alice.id] },
-    });
+    assert.deepEqual(recipientIds(first.body), [bob.id]);
+    assert.equal((await open(alice, [bob.id])).body.id, first.body.id);
+    const fromBob = await open(bob, [alice.id]);
     assert.equal(fromBob.body.id, first.body.id);
-    assert.deepEqual(
-      fromBob.body.recipients.map((user: { id: string }) => user.id),
-      [alice.id],
-    );
+    assert.deepEqual(recipientIds(fromBob.body), [alice.id]);
   });
 
   it('gives two users opening a DM at the same time the same channel', async () => {
-    const [one, two] = await Promise.all([
-      call(base, 'POST', '/users/@me/channels', { auth: carol.token, body: { recipients: [bob.id] } }),
-      call(base, 'POST', '/users/@me/channels', { auth: bob.token, body: { recipients: [carol.id] } }),
-    ]);
+    const [one, two] = await Promise.all([open(carol, [bob.id]), open(bob, [carol.id])]);
     assert.equal(one.status, 200);
     assert.equal(one.body.id, two.body.id);
   });
 
   it('lists the caller’s DMs with the other users as recipients', async () => {
-    const list = await call(base, 'GET', '/users/@me/channels', { auth: alice.token });
+    const list = await call<ApiChannel[]>(base, 'GET', '/users/@me/channels', { auth: alice.token });
     assert.equal(list.status, 200);
     assert.equal(list.body.length, 1);
-    assert.equal(list.body[0].recipients[0].id, bob.id);
-    assert.equal(list.body[0].recipients[0].email, undefined);
+    assert.deepEqual(recipientIds(list.body[0]), [bob.id]);
+    assert.equal(list.body[0]?.recipients[0]?.email, undefined);
   });
 
   it('creates a group DM owned by the caller', async () => {
-    const group = await call(base, 'POST', '/users/@me/channels', {
-      auth: alice.token,
-      body: { recipients: [bob.id, carol.id], name: 'trio' },
-    });
+    const group = await open(alice, [bob.id, carol.id], 'trio');
     assert.equal(group.status, 200);
     assert.equal(group.body.type, 3);
     assert.equal(group.body.owner_id, alice.id);
     assert.equal(group.body.name, 'trio');
-    const carols = await call(base, 'GET', '/users/@me/channels', { auth: carol.token });
-    const seen = carols.body.find((channel: { id: string }) => channel.id === group.body.id);
-    assert.deepEqual(seen.recipients.map((user: { id: string }) => user.id).sort(), [alice.id, bob.id].sort());
+    const carols = await call<ApiChannel[]>(base, 'GET', '/users/@me/channels', { auth: carol.token });
+    const seen = carols.body.find((channel) => channel.id === group.body.id);
+    assert.deepEqual(recipientIds(seen), [alice.id, bob.id].sort());
   });
 
   it('refuses unknown recipients with 50033 and malformed ids with 50035', async () => {

@@ -4,7 +4,7 @@ interface Frame {
   op: number;
   t?: string | null;
   s?: number | null;
-  d: any;
+  d: unknown;
 }
 
 /** A minimal gateway client for tests: identifies, keeps every dispatch, and awaits the ones asked for. */
@@ -14,7 +14,7 @@ export class GatewayClient {
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
+      const frame = JSON.parse(data.toString()) as Frame;
       if (frame.op === 0) this.dispatches.push(frame);
       for (const wake of [...this.#waiters]) wake();
     });
@@ -35,11 +35,14 @@ export class GatewayClient {
     return client;
   }
 
-  /** The first dispatch named `event` (matching `where`) received so far or later; rejects after `timeoutMs`. */
-  waitFor(event: string, where: (d: any) => boolean = () => true, timeoutMs = 5_000): Promise<any> {
-    const find = (): Frame | undefined => this.dispatches.find((frame) => frame.t === event && where(frame.d));
+  /**
+   * The `d` of the first dispatch named `event` (matching `where`) received so far or later, typed as
+   * the caller expects it; rejects after `timeoutMs`.
+   */
+  waitFor<D>(event: string, where: (d: D) => boolean = () => true, timeoutMs = 5_000): Promise<D> {
+    const find = (): Frame | undefined => this.dispatches.find((frame) => frame.t === event && where(frame.d as D));
     const found = find();
-    if (found) return Promise.resolve(found.d);
+    if (found) return Promise.resolve(found.d as D);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
@@ -50,7 +53,7 @@ export class GatewayClient {
         if (!frame) return;
         clearTimeout(timer);
         this.#waiters.delete(check);
-        resolve(frame.d);
+        resolve(frame.d as D);
       };
       this.#waiters.add(check);
     });

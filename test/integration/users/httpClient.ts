@@ -1,11 +1,69 @@
+/** A Discord error body. */
+export interface ApiError {
+  code: number;
+  message: string;
+  errors?: Record<string, { _errors?: { code: string; message: string }[] }>;
+}
+
+/** A user object (public, or private for the caller), as the fields these tests read. */
+export interface ApiUser {
+  id: string;
+  username: string;
+  discriminator: string;
+  avatar: string | null;
+  accent_color: number | null;
+  bot?: boolean;
+  bio?: string;
+  email?: string | null;
+  mfa_enabled?: boolean;
+  /** Only in PATCH /users/@me answers that changed the password. */
+  token?: string;
+}
+
+/** A DM or group DM channel. */
+export interface ApiChannel {
+  id: string;
+  type: number;
+  name?: string | null;
+  owner_id?: string;
+  recipients: ApiUser[];
+}
+
+/** An application. */
+export interface ApiApplication {
+  id: string;
+  name: string;
+  description: string;
+  bot_public: boolean;
+  verify_key: string;
+  owner?: ApiUser;
+  bot?: ApiUser;
+}
+
+/** A relationship item of UserRelationsResponse. */
+export interface ApiRelationship {
+  id: string;
+  type: number;
+  nickname: null;
+  user: ApiUser;
+}
+
+/** A partial guild of GET /users/@me/guilds. */
+export interface ApiGuildSummary {
+  id: string;
+  name: string;
+  owner: boolean;
+  permissions: string;
+}
+
 /** A raw answer: status and parsed JSON body (undefined when empty). */
-export interface Answer<T = any> {
+export interface Answer<T> {
   readonly status: number;
   readonly body: T;
 }
 
 /** Calls the API with an optional Authorization value and JSON body, whatever the status. */
-export async function call<T = any>(
+export async function call<T = ApiError>(
   base: string,
   method: string,
   path: string,
@@ -25,10 +83,7 @@ export async function call<T = any>(
 }
 
 /** The `_errors` codes Discord's 50035 tree holds for one top-level field. */
-export function fieldCodes(
-  body: { errors?: Record<string, { _errors?: { code: string }[] }> },
-  field: string,
-): string[] {
+export function fieldCodes(body: ApiError, field: string): string[] {
   return body.errors?.[field]?._errors?.map((error) => error.code) ?? [];
 }
 

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
-import { call, fieldCodes, waitFor } from './httpClient.js';
+import { call, fieldCodes, waitFor, type ApiRelationship, type ApiUser } from './httpClient.js';
+
+/** GET /users/{id}/profile, as far as these tests read it. */
+interface ApiProfile {
+  user: ApiUser;
+  user_profile: { pronouns: string };
+  connected_accounts: unknown[];
+  mutual_guilds?: unknown[];
+}
 
 describe('users, settings and relationships over HTTP', () => {
   let server: TestServer;
@@ -16,17 +24,20 @@ describe('users, settings and relationships over HTTP', () => {
   });
   after(async () => server.stop());
 
+  const relationshipsOf = async (user: TestUser): Promise<ApiRelationship[]> =>
+    (await call<ApiRelationship[]>(base, 'GET', '/users/@me/relationships', { auth: user.token })).body;
+
   describe('profiles', () => {
     it('edits the public fields and shows them to others', async () => {
-      const patched = await call(base, 'PATCH', '/users/@me', {
+      const patched = await call<ApiUser>(base, 'PATCH', '/users/@me', {
         auth: alice.token,
         body: { bio: 'hello', accent_color: 255, avatar: 'data:image/png;base64,iVBORw0KGgo=' },
       });
       assert.equal(patched.status, 200);
       assert.equal(patched.body.bio, 'hello');
-      assert.match(patched.body.avatar, /^[0-9a-f]{32}$/);
+      assert.match(patched.body.avatar ?? '', /^[0-9a-f]{32}$/);
 
-      const seen = await call(base, 'GET', `/users/${alice.id}`, { auth: bob.token });
+      const seen = await call<ApiUser>(base, 'GET', `/users/${alice.id}`, { auth: bob.token });
       assert.equal(seen.status, 200);
       assert.equal(seen.body.avatar, patched.body.avatar);
       assert.equal(seen.body.accent_color, 255);
@@ -46,7 +57,7 @@ describe('users, settings and relationships over HTTP', () => {
         body: { pronouns: 'he/him', theme_colors: [1, 2] },
       });
       assert.equal(patched.status, 200);
-      const profile = await call(base, 'GET', `/users/${bob.id}/profile`, { auth: alice.token });
+      const profile = await call<ApiProfile>(base, 'GET', `/users/${bob.id}/profile`, { auth: alice.token });
       assert.equal(profile.status, 200);
       assert.equal(profile.body.user.id, bob.id);
       assert.equal(profile.body.user_profile.pronouns, 'he/him');
@@ -73,7 +84,12 @@ describe('users, settings and relationships over HTTP', () => {
         body: { theme: 'light', developer_mode: true },
       });
       assert.equal(patched.status, 200);
-      const settings = await call(base, 'GET', '/users/@me/settings', { auth: alice.token });
+      const settings = await call<{ theme: string; developer_mode: boolean; status: string }>(
+        base,
+        'GET',
+        '/users/@me/settings',
+        { auth: alice.token },
+      );
       assert.equal(settings.body.theme, 'light');
       assert.equal(settings.body.developer_mode, true);
       assert.equal(settings.body.status, 'online');
@@ -83,7 +99,7 @@ describe('users, settings and relationships over HTTP', () => {
     });
 
     it('keeps DM notification settings under @me and refuses guilds the user is not in', async () => {
-      const patched = await call(base, 'PATCH', '/users/@me/guilds/@me/settings', {
+      const patched = await call<{ muted: boolean }>(base, 'PATCH', '/users/@me/guilds/@me/settings', {
         auth: alice.token,
         body: { muted: true },
       });
@@ -97,10 +113,8 @@ describe('users, settings and relationships over HTTP', () => {
     });
 
     it('stores a note about another user', async () => {
-      assert.equal(
-        (await call(base, 'PUT', `/users/@me/notes/${bob.id}`, { auth: alice.token, body: { note: 'tall' } })).status,
-        204,
-      );
+      const put = await call(base, 'PUT', `/users/@me/notes/${bob.id}`, { auth: alice.token, body: { note: 'tall' } });
+      assert.equal(put.status, 204);
       const note = await call(base, 'GET', `/users/@me/notes/${bob.id}`, { auth: alice.token });
       assert.deepEqual(note.body, { user_id: alice.id, note_user_id: bob.id, note: 'tall' });
     });
@@ -108,42 +122,37 @@ describe('users, settings and relationships over HTTP', () => {
 
   describe('relationships', () => {
     it('sends, accepts and removes a friend request on both sides', async () => {
-      const me = await call(base, 'GET', '/users/@me', { auth: bob.token });
+      const bobSelf = (await call<ApiUser>(base, 'GET', '/users/@me', { auth: bob.token })).body;
       const sent = await call(base, 'POST', '/users/@me/relationships', {
         auth: alice.token,
-        body: { username: me.body.username, discriminator: me.body.discriminator },
+        body: { username: bobSelf.username, discriminator: bobSelf.discriminator },
       });
       assert.equal(sent.status, 204);
-      const outgoing = await call(base, 'GET', '/users/@me/relationships', { auth: alice.token });
+      const outgoing = await relationshipsOf(alice);
       assert.deepEqual(
-        outgoing.body.map((r: { id: string; type: number; nickname: null }) => [r.id, r.type, r.nickname]),
+        outgoing.map((r) => [r.id, r.type, r.nickname]),
         [[bob.id, 4, null]],
       );
       const incoming = await waitFor(async () => {
-        const list = await call(base, 'GET', '/users/@me/relationships', { auth: bob.token });
-        return list.body.length === 1 ? list.body : undefined;
+        const list = await relationshipsOf(bob);
+        return list.length === 1 ? list : undefined;
       });
-      assert.equal(incoming[0].type, 3);
-      assert.equal(incoming[0].user.id, alice.id);
+      assert.equal(incoming[0]?.type, 3);
+      assert.equal(incoming[0]?.user.id, alice.id);
 
-      assert.equal(
-        (await call(base, 'PUT', `/users/@me/relationships/${alice.id}`, { auth: bob.token, body: {} })).status,
-        204,
-      );
+      const accept = await call(base, 'PUT', `/users/@me/relationships/${alice.id}`, { auth: bob.token, body: {} });
+      assert.equal(accept.status, 204);
       const friends = await waitFor(async () => {
-        const list = await call(base, 'GET', '/users/@me/relationships', { auth: alice.token });
-        return list.body[0]?.type === 1 ? list.body : undefined;
+        const list = await relationshipsOf(alice);
+        return list[0]?.type === 1 ? list : undefined;
       });
-      assert.equal(friends[0].id, bob.id);
+      assert.equal(friends[0]?.id, bob.id);
 
       assert.equal(
         (await call(base, 'DELETE', `/users/@me/relationships/${alice.id}`, { auth: bob.token })).status,
         204,
       );
-      await waitFor(async () => {
-        const list = await call(base, 'GET', '/users/@me/relationships', { auth: alice.token });
-        return list.body.length === 0 ? true : undefined;
-      });
+      await waitFor(async () => ((await relationshipsOf(alice)).length === 0 ? true : undefined));
     });
 
     it('answers an unknown tag with 80004', async () => {
@@ -179,7 +188,7 @@ describe('users, settings and relationships over HTTP', () => {
         ['/users/@me/applications/123456789012345678/entitlements', []],
       ];
       for (const [path, expected] of expectations) {
-        const answer = await call(base, 'GET', path, { auth: alice.token });
+        const answer = await call<unknown>(base, 'GET', path, { auth: alice.token });
         assert.deepEqual([answer.status, answer.body], [200, expected], path);
       }
       assert.equal((await call(base, 'GET', '/users/@me/connections')).status, 401);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
 import { GatewayClient } from './gatewayClient.js';
-import { call } from './httpClient.js';
+import { call, type ApiChannel, type ApiRelationship, type ApiUser } from './httpClient.js';
 
 describe('user events on the gateway', () => {
   let server: TestServer;
@@ -24,27 +24,33 @@ describe('user events on the gateway', () => {
 
   it('sends USER_UPDATE to the user’s sessions when the account changes', async () => {
     await call(base, 'PATCH', '/users/@me', { auth: alice.token, body: { bio: 'now with events' } });
-    const update = await gateway.waitFor('USER_UPDATE', (d) => d.bio === 'now with events');
+    const update = await gateway.waitFor<ApiUser>('USER_UPDATE', (d) => d.bio === 'now with events');
     assert.equal(update.id, alice.id);
   });
 
   it('sends CHANNEL_CREATE to the user who opens a DM', async () => {
-    const dm = await call(base, 'POST', '/users/@me/channels', { auth: alice.token, body: { recipients: [bob.id] } });
-    const created = await gateway.waitFor('CHANNEL_CREATE', (d) => d.id === dm.body.id);
+    const dm = await call<ApiChannel>(base, 'POST', '/users/@me/channels', {
+      auth: alice.token,
+      body: { recipients: [bob.id] },
+    });
+    const created = await gateway.waitFor<ApiChannel>('CHANNEL_CREATE', (d) => d.id === dm.body.id);
     assert.equal(created.type, 1);
-    assert.equal(created.recipients[0].id, bob.id);
+    assert.equal(created.recipients[0]?.id, bob.id);
   });
 
   it('sends RELATIONSHIP_ADD to the receiver of a friend request', async () => {
     await call(base, 'PUT', `/users/@me/relationships/${alice.id}`, { auth: bob.token, body: {} });
-    const added = await gateway.waitFor('RELATIONSHIP_ADD', (d) => d.id === bob.id);
+    const added = await gateway.waitFor<ApiRelationship>('RELATIONSHIP_ADD', (d) => d.id === bob.id);
     assert.equal(added.type, 3);
     assert.equal(added.user.id, bob.id);
   });
 
   it('sends USER_SETTINGS_UPDATE with the changed fields', async () => {
     await call(base, 'PATCH', '/users/@me/settings', { auth: alice.token, body: { developer_mode: true } });
-    const changed = await gateway.waitFor('USER_SETTINGS_UPDATE', (d) => d.developer_mode === true);
+    const changed = await gateway.waitFor<{ developer_mode?: boolean }>(
+      'USER_SETTINGS_UPDATE',
+      (d) => d.developer_mode === true,
+    );
     assert.equal(changed.developer_mode, true);
   });
 });

@@ -30,7 +30,11 @@ describe('resolveMentions', () => {
   const guild = { inGuild: true, canMentionEveryone: true };
 
   it('keeps every parsed mention without allowed_mentions', () => {
-    assert.deepEqual(resolveMentions(parsed, undefined, guild), { userIds: ['1', '2'], roleIds: ['9'], everyone: true });
+    assert.deepEqual(resolveMentions(parsed, undefined, guild), {
+      userIds: ['1', '2'],
+      roleIds: ['9'],
+      everyone: true,
+    });
   });
 
   it('drops everything for an empty parse list', () => {

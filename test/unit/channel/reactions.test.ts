@@ -36,7 +36,10 @@ describe('parseEmoji', () => {
 
   it('refuses text that is no emoji with 10014', () => {
     for (const raw of ['abc', '', '123', 'name:', ':1']) {
-      assert.throws(() => parseEmoji(raw), (error: unknown) => (error as { discordCode?: number }).discordCode === 10_014);
+      assert.throws(
+        () => parseEmoji(raw),
+        (error: unknown) => (error as { discordCode?: number }).discordCode === 10_014,
+      );
     }
   });
 });

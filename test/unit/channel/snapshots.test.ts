@@ -10,7 +10,14 @@ describe('publicUser', () => {
     const user = publicUser(
       JSON.stringify({ id: '1', username: 'ann', discriminator: '0001', email: 'a@b.c', avatar: null, bot: false }),
     );
-    assert.deepEqual(user, { id: '1', username: 'ann', discriminator: '0001', global_name: null, avatar: null, public_flags: 0 });
+    assert.deepEqual(user, {
+      id: '1',
+      username: 'ann',
+      discriminator: '0001',
+      global_name: null,
+      avatar: null,
+      public_flags: 0,
+    });
   });
 
   it('marks bots and refuses JSON without an id', () => {
@@ -39,7 +46,10 @@ describe('AuthorSnapshots', () => {
     const snapshots = new AuthorSnapshots();
     const fallback = () => ({ id: '1' });
     assert.equal(snapshots.resolve('1', '{"id":"1","username":"direct"}', '', fallback).user['username'], 'direct');
-    assert.equal(snapshots.resolve('1', '', '{"user":{"id":"1","username":"member"}}', fallback).user['username'], 'member');
+    assert.equal(
+      snapshots.resolve('1', '', '{"user":{"id":"1","username":"member"}}', fallback).user['username'],
+      'member',
+    );
     assert.deepEqual(snapshots.resolve('1', '', '', fallback).user, { id: '1' });
   });
 
@@ -47,8 +57,14 @@ describe('AuthorSnapshots', () => {
     const snapshots = new AuthorSnapshots();
     const source = '{"id":"1","username":"a"}';
     const first = snapshots.resolve('1', source, '', () => ({ id: '1' }));
-    assert.equal(snapshots.resolve('1', source, '', () => ({ id: '1' })), first);
-    assert.notEqual(snapshots.resolve('1', '{"id":"1","username":"b"}', '', () => ({ id: '1' })), first);
+    assert.equal(
+      snapshots.resolve('1', source, '', () => ({ id: '1' })),
+      first,
+    );
+    assert.notEqual(
+      snapshots.resolve('1', '{"id":"1","username":"b"}', '', () => ({ id: '1' })),
+      first,
+    );
   });
 
   it('ignores a snapshot of another user', () => {
@@ -102,7 +118,14 @@ describe('channelJson', () => {
   });
 
   it('renders a guild text channel with defaults', () => {
-    const text: ChannelRecord = { ...dm, guild_id: '5', type: 0, name: 'general', recipient_ids: [], fields: { topic: 't' } };
+    const text: ChannelRecord = {
+      ...dm,
+      guild_id: '5',
+      type: 0,
+      name: 'general',
+      recipient_ids: [],
+      fields: { topic: 't' },
+    };
     const json = channelJson(text, '1', userOf);
     assert.equal(json['guild_id'], '5');
     assert.equal(json['topic'], 't');

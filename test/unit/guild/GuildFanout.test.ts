@@ -43,12 +43,19 @@ describe('GuildFanout', () => {
     assert.deepEqual([...(calls[0]?.ids ?? [])].sort(), ['s1', 's2']);
   });
 
-  it('sends to the named user regardless of intents', () => {
+  it('sends to the named user regardless of intents, marked ungated, sharing the payload', () => {
     const { calls, fanout } = recorder();
     fanout.subscribe('s1', 'u1', 0n);
     fanout.subscribe('s2', 'u2', 0n);
+    fanout.subscribe('s3', 'u3', GUILD_MEMBERS);
     fanout.send(dispatchEvent('GUILD_MEMBER_UPDATE', {}, Intent.GUILD_MEMBERS), undefined, 'u1');
-    assert.deepEqual(calls[0]?.ids, ['s1']);
+    assert.deepEqual(
+      calls.map((call) => [call.ids, call.event.intent]),
+      [
+        [['s3'], Intent.GUILD_MEMBERS],
+        [['s1'], 0],
+      ],
+    );
   });
 
   it('does not call fanOut when nobody qualifies', () => {

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { DEFAULT_USER_RIGHTS, Right } from '../../../src/domain/rights.js';
+import { Permission } from '../../../src/domain/permissions.js';
+import { api, registerUser, type TestUser } from '../../support/testServer.js';
+import {
+  connect,
+  createGuild,
+  fails,
+  grant,
+  guildReady,
+  joinGuild,
+  member,
+  startHarness,
+  type GuildHarness,
+  type TestGuild,
+} from './guildKit.js';
+
+describe('bans and prune', () => {
+  let h: GuildHarness;
+  let target: TestGuild;
+  let plain: TestUser;
+  let banner: TestUser;
+
+  before(async () => {
+    h = await startHarness();
+    target = await createGuild(h.api, await registerUser(h.api, 'owner'));
+    plain = await member(h.api, target, 'plain');
+    banner = await member(h.api, target, 'banner');
+    await grant(h.api, target, banner, Permission.BAN_MEMBERS | Permission.KICK_MEMBERS);
+  });
+  after(async () => {
+    await h.stop();
+  });
+
+  const bansPath = () => `/guilds/${target.guild.id}/bans`;
+
+  it('bans a member: GUILD_DELETE to their socket, and they cannot rejoin (403 40007) until unbanned', async () => {
+    const victim = await member(h.api, target, 'victim');
+    const socket = await connect(h.gatewayUrl, victim);
+    try {
+      await guildReady(socket, target.guild.id);
+      await fails(h.api, 'PUT', `${bansPath()}/${victim.id}`, plain, 403, 50_013, {});
+      await api(h.api, 'PUT', `${bansPath()}/${victim.id}`, {
+        token: banner.token,
+        body: { reason: 'spam' },
+        expect: 204,
+      });
+      await socket.waitForDispatch<{ id: string }>('GUILD_DELETE', (d) => d.id === target.guild.id);
+    } finally {
+      await socket.close();
+    }
+    const ban = await api<{ user: { id: string }; reason: string }>(h.api, 'GET', `${bansPath()}/${victim.id}`, {
+      token: banner.token,
+    });
+    assert.deepEqual([ban.user.id, ban.reason], [victim.id, 'spam']);
+    const list = await api<{ user: { id: string } }[]>(h.api, 'GET', bansPath(), { token: banner.token });
+    assert.ok(list.some((entry) => entry.user.id === victim.id));
+    await fails(h.api, 'GET', bansPath(), plain, 403, 50_013);
+    const invite = await api<{ code: string }>(h.api, 'POST', `/channels/${target.textChannelId}/invites`, {
+      token: target.owner.token,
+      body: {},
+    });
+    await fails(h.api, 'POST', `/invites/${invite.code}`, victim, 403, 40_007);
+    await fails(h.api, 'DELETE', `${bansPath()}/${victim.id}`, plain, 403, 50_013);
+    await api(h.api, 'DELETE', `${bansPath()}/${victim.id}`, { token: banner.token, expect: 204 });
+    await fails(h.api, 'GET', `${bansPath()}/${victim.id}`, banner, 404, 10_026);
+    await joinGuild(h.api, target, victim);
+  });
+
+  it('bans a user who is not a member, but never the owner', async () => {
+    const outsider = await registerUser(h.api, 'outsider');
+    await api(h.api, 'PUT', `${bansPath()}/${outsider.id}`, { token: banner.token, body: {}, expect: 204 });
+    await fails(h.api, 'PUT', `${bansPath()}/${target.owner.id}`, banner, 403, 50_013, {});
+    await fails(h.api, 'PUT', `${bansPath()}/123456789`, banner, 404, 10_013, {});
+  });
+
+  it('tells GUILD_BAN_ADD only to those who may see bans', async () => {
+    const outsider = await registerUser(h.api, 'outsider');
+    const ownerSocket = await connect(h.gatewayUrl, target.owner);
+    try {
+      await guildReady(ownerSocket, target.guild.id);
+      await api(h.api, 'PUT', `${bansPath()}/${outsider.id}`, { token: banner.token, body: {}, expect: 204 });
+      await ownerSocket.waitForDispatch<{ user: { id: string } }>('GUILD_BAN_ADD', (d) => d.user.id === outsider.id);
+    } finally {
+      await ownerSocket.close();
+    }
+  });
+
+  it('counts and prunes with KICK_MEMBERS, refusing others', async () => {
+    const count = await api<{ pruned: number }>(h.api, 'GET', `/guilds/${target.guild.id}/prune?days=1`, {
+      token: banner.token,
+    });
+    // Everyone joined moments ago, so nobody has been inactive for a day.
+    assert.equal(count.pruned, 0);
+    await fails(h.api, 'GET', `/guilds/${target.guild.id}/prune`, plain, 403, 50_013);
+    await fails(h.api, 'POST', `/guilds/${target.guild.id}/prune`, plain, 403, 50_013, { days: 1 });
+    const pruned = await api<{ pruned: number }>(h.api, 'POST', `/guilds/${target.guild.id}/prune`, {
+      token: banner.token,
+      body: { days: 1 },
+    });
+    assert.equal(pruned.pruned, 0);
+    await fails(h.api, 'POST', `/guilds/${target.guild.id}/prune`, banner, 400, 50_035, { days: 31 });
+  });
+
+  it('refuses prune to an account without the KICK_BAN_MEMBERS right', async () => {
+    const limited = await h.userWithRights('nokick', DEFAULT_USER_RIGHTS & ~Right.KICK_BAN_MEMBERS);
+    const limitedTarget = await createGuild(h.api, limited);
+    await fails(h.api, 'POST', `/guilds/${limitedTarget.guild.id}/prune`, limited, 403, 50_013, { days: 1 });
+  });
+});

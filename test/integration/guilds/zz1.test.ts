@@ -1,2 +1,0 @@
-import { startHarness } from './guildKit.js';
-describe('x', () => { it('y', async () => { void startHarness; }); });

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { WebSocket } from 'ws';
+import type { ActorSystem } from '../../../cluster/ActorSystem.js';
+import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
+import { UnauthorizedError } from '../../../src/domain/errors.js';
+import { createLogger } from '../../../src/domain/Logger.js';
+import { GatewayConnection } from '../../../src/gateway/GatewayConnection.js';
+
+/** The parts of a `ws` socket a connection uses, recording what it is asked to do. */
+class FakeSocket extends EventEmitter {
+  readyState: number = WebSocket.OPEN;
+  bufferedAmount = 0;
+  readonly sent: string[] = [];
+  closedWith: number | undefined;
+  send(data: string | Buffer): void {
+    this.sent.push(data.toString());
+  }
+  close(code: number): void {
+    this.closedWith = code;
+    this.readyState = WebSocket.CLOSING;
+    queueMicrotask(() => this.peerClosed(code));
+  }
+  terminate(): void {
+    this.peerClosed(1006);
+  }
+  /** The close as the server sees it. */
+  peerClosed(code: number): void {
+    if (this.readyState === WebSocket.CLOSED) return;
+    this.readyState = WebSocket.CLOSED;
+    this.emit('close', code, Buffer.alloc(0));
+  }
+  /** A client message arriving. */
+  receive(payload: unknown): void {
+    this.emit('message', Buffer.from(JSON.stringify(payload)), false);
+  }
+  ops(): number[] {
+    return this.sent.map((frame) => (JSON.parse(frame) as { op: number }).op);
+  }
+}
+
+/** An ActorSystem whose Session actors answer `identify` as scripted; tells are recorded. */
+function fakeSystem(identify: () => Promise<unknown> = () => Promise.resolve({})): {
+  system: ActorSystem;
+  told: SessionCommand[];
+} {
+  const told: SessionCommand[] = [];
+  const system = {
+    nodeId: 'node@1',
+    ask: () => identify(),
+    tell: (_kind: string, _key: string, command: SessionCommand) => told.push(command),
+  } as unknown as ActorSystem;
+  return { system, told };
+}
+
+const OPTIONS = {
+  heartbeatIntervalMs: 1_000,
+  resumeWindowMs: 1_000,
+  resumeBufferSize: 10,
+  maxConcurrency: 1,
+  sessionStartLimit: 10,
+};
+const IDENTIFY = { op: 2, d: { token: 'a.b.c', properties: { os: 'x' } } };
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function connect(system: ActorSystem): { socket: FakeSocket; connection: GatewayConnection } {
+  const socket = new FakeSocket();
+  const deps = { system, options: OPTIONS, log: createLogger('silent'), release: () => undefined };
+  const connection = new GatewayConnection(
+    socket as unknown as WebSocket,
+    'sock1',
+    { version: 10, zlibStream: false },
+    deps,
+  );
+  return { socket, connection };
+}
+
+function detachOf(told: SessionCommand[]): { socketId: string; invalidate: boolean } | undefined {
+  const found = told.find((command) => command.command?.$case === 'detach')?.command;
+  return found?.$case === 'detach' ? found.detach : undefined;
+}
+
+describe('GatewayConnection', () => {
+  it('greets with Hello', () => {
+    const { socket } = connect(fakeSystem().system);
+    assert.deepEqual(JSON.parse(socket.sent[0] ?? ''), {
+      op: 10,
+      d: { heartbeat_interval: 1_000 },
+      s: null,
+      t: null,
+    });
+  });
+
+  it('moves a client that reads too slowly with op 7 and close 4000, keeping its session resumable', async () => {
+    const { system, told } = fakeSystem();
+    const { socket, connection } = connect(system);
+    socket.receive(IDENTIFY);
+    await settle();
+    socket.bufferedAmount = 9 * 1024 * 1024;
+    connection.push(['{"op":0,"t":"X","s":2,"d":{}}'], 0);
+    assert.deepEqual(socket.ops(), [10, 7]);
+    assert.equal(socket.closedWith, 4000);
+    await settle();
+    assert.deepEqual(detachOf(told), { socketId: 'sock1', invalidate: false });
+  });
+
+  it('ends the session when the client closes with 1000', async () => {
+    const { system, told } = fakeSystem();
+    const { socket } = connect(system);
+    socket.receive(IDENTIFY);
+    await settle();
+    socket.peerClosed(1000);
+    assert.deepEqual(detachOf(told), { socketId: 'sock1', invalidate: true });
+  });
+
+  it('keeps the session when the connection is lost', async () => {
+    const { system, told } = fakeSystem();
+    const { socket } = connect(system);
+    socket.receive(IDENTIFY);
+    await settle();
+    socket.peerClosed(1006);
+    assert.deepEqual(detachOf(told), { socketId: 'sock1', invalidate: false });
+  });
+
+  it('ends the session after a close the client answers by identifying anew (4005)', async () => {
+    const { system, told } = fakeSystem();
+    const { socket } = connect(system);
+    socket.receive(IDENTIFY);
+    await settle();
+    socket.receive(IDENTIFY);
+    await settle();
+    assert.equal(socket.closedWith, 4005);
+    assert.deepEqual(detachOf(told), { socketId: 'sock1', invalidate: true });
+  });
+
+  it('closes 4004 when the session refuses the token, and tells no detach', async () => {
+    const { system, told } = fakeSystem(() => Promise.reject(new UnauthorizedError()));
+    const { socket } = connect(system);
+    socket.receive(IDENTIFY);
+    await settle();
+    assert.equal(socket.closedWith, 4004);
+    await settle();
+    assert.equal(detachOf(told), undefined);
+  });
+
+  it('forwards session ops with their d as JSON', async () => {
+    const { system, told } = fakeSystem();
+    const { socket } = connect(system);
+    socket.receive(IDENTIFY);
+    await settle();
+    socket.receive({ op: 8, d: { guild_id: '1', limit: 0 } });
+    socket.receive({ op: 40, d: {} }); // a user-client op Chorus ignores
+    assert.deepEqual(
+      told.map((command) => command.command),
+      [{ $case: 'clientOp', clientOp: { op: 8, dataJson: '{"guild_id":"1","limit":0}' } }],
+    );
+  });
+
+  it('closes 4009 once no heartbeat came within one and a half intervals', () => {
+    const { socket, connection } = connect(fakeSystem().system);
+    connection.checkHeartbeat(Date.now() + 1_400);
+    assert.equal(socket.closedWith, undefined);
+    connection.checkHeartbeat(Date.now() + 1_600);
+    assert.equal(socket.closedWith, 4009);
+  });
+});
