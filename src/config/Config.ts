@@ -37,6 +37,13 @@ export interface BackendOptions {
   readonly cassandra: { readonly contactPoints: readonly string[]; readonly localDataCenter: string; readonly keyspace: string };
   readonly redis: { readonly url: string; readonly keyPrefix: string };
   readonly grpcPort: number;
+  /** Host other nodes reach this node's gRPC server at (cluster mode). */
+  readonly nodeHost: string;
+  readonly cassandraReplicationFactor: number;
+  /** Membership heartbeat period and expiry, and actor lease lifetime (cluster mode). */
+  readonly heartbeatMs: number;
+  readonly memberTtlMs: number;
+  readonly leaseTtlMs: number;
 }
 
 /** The whole configuration: one frozen object built by loadConfig(). */

@@ -30,6 +30,11 @@ const OPTIONS = [
   ['CHORUS_REDIS_URL', 'backend.redis.url', 'string', 'redis://127.0.0.1:6379'],
   ['CHORUS_REDIS_PREFIX', 'backend.redis.keyPrefix', 'string', 'chorus:'],
   ['CHORUS_GRPC_PORT', 'backend.grpcPort', 'integer', 0], // 0: an ephemeral port
+  ['CHORUS_NODE_HOST', 'backend.nodeHost', 'string', '127.0.0.1'], // what peers dial; set per host in a real cluster
+  ['CHORUS_CASSANDRA_RF', 'backend.cassandraReplicationFactor', 'integer', 1], // 3 on a three-node Cassandra
+  ['CHORUS_MEMBER_HEARTBEAT_MS', 'backend.heartbeatMs', 'integer', 1_000],
+  ['CHORUS_MEMBER_TTL_MS', 'backend.memberTtlMs', 'integer', 3_000], // a dead node leaves views within ~ttl + 1 s
+  ['CHORUS_LEASE_TTL_MS', 'backend.leaseTtlMs', 'integer', 3_000], // its actors can move after this
 ] as const;
 
 /** Environment variables loadConfig reads, for the README's table. */

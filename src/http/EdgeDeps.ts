@@ -21,6 +21,17 @@ export interface InviteDirectory {
   resolveInvite(code: string): Promise<string | undefined>;
 }
 
+/** A node's view of its own health, for `GET /health`. */
+export interface HealthReport {
+  readonly status: 'ok' | 'degraded';
+  readonly mode: 'embedded' | 'cluster';
+  readonly nodeId: string;
+  /** Each dependency: 'ok' or what is wrong with it. */
+  readonly checks: Readonly<Record<string, string>>;
+  readonly members?: readonly string[];
+  readonly ringVersion?: number;
+}
+
 /** What route modules get: the router to actors, options, and edge services. */
 export interface EdgeDeps {
   readonly system: ActorSystem;
@@ -33,6 +44,7 @@ export interface EdgeDeps {
   readonly ids: SnowflakeGenerator;
   readonly accounts: AccountDirectory;
   readonly invites: InviteDirectory;
+  readonly health: () => Promise<HealthReport>;
   readonly log: Logger;
   /** Asks the operator's process to stop (POST /stop). */
   readonly requestStop: () => void;

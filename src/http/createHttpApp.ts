@@ -28,6 +28,13 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.slice(0, -1);
     await next();
   });
+  app.use(async (ctx, next) => {
+    // Health answers without auth or rate limits, for load balancers and orchestrators.
+    if (ctx.path !== '/health' && ctx.path !== '/api/health') return next();
+    const report = await deps.health();
+    ctx.status = report.status === 'ok' ? 200 : 503;
+    ctx.body = report;
+  });
   app.use(readBody(deps.http.maxBodyBytes));
   app.use(rateLimitMiddleware(deps));
   const api = new Router<EdgeState>();

@@ -1,4 +1,4 @@
-import { constants, createInflate, type Inflate } from 'node:zlib';
+import { constants, createInflate, inflateSync, type Inflate } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
 
 /** One frame received from the gateway. */
@@ -35,6 +35,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 export class GatewayClient {
   /** Every frame received, in order. */
   readonly frames: GatewayFrame[] = [];
+  /** Binary (compressed) WebSocket messages received. */
+  binaryMessages = 0;
   /** Resolves when the socket closes. */
   readonly closed: Promise<GatewayClose>;
   #waiters = new Set<() => void>();
@@ -197,7 +199,11 @@ export class GatewayClient {
       this.#record(bytes.toString('utf8'));
       return;
     }
-    if (!this.#inflate) throw new Error('binary gateway message without zlib-stream');
+    this.binaryMessages += 1;
+    if (!this.#inflate) {
+      this.#record(inflateSync(bytes).toString('utf8')); // Identify `compress: true`: one zlib payload per message
+      return;
+    }
     this.#pending.push(bytes);
     if (bytes.length < 4 || !bytes.subarray(-4).equals(SYNC_FLUSH)) return;
     const message = Buffer.concat(this.#pending);

@@ -79,3 +79,21 @@ export function nullNickAsEmpty(ctx: EdgeContext): void {
     (body as { nick: string }).nick = '';
   }
 }
+
+/** Drops `null` fields of the body (discord.js sends `target_user_id: null` and the like for "absent"). */
+export function dropNullFields(ctx: EdgeContext): void {
+  const body = (ctx.request as { body?: unknown }).body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  for (const [key, value] of Object.entries(body)) if (value === null) Reflect.deleteProperty(body, key);
+}
+
+/** The X-Audit-Log-Reason header (URL-encoded, as discord.js sends it), or undefined. */
+export function auditLogReason(ctx: EdgeContext): string | undefined {
+  const raw = ctx.get('x-audit-log-reason');
+  if (!raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -4,8 +4,8 @@ import { ValidationError } from '../../domain/errors.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { bodyFor, intQuery, requireRight, snowflakeParam, validBody } from '../routeKit.js';
-import { guildRoute, publicUserJson } from './guildRouteKit.js';
+import { intQuery, requireRight, snowflakeParam, validBody } from '../routeKit.js';
+import { auditLogReason, guildRoute, publicUserJson } from './guildRouteKit.js';
 
 /** include_roles as Discord takes it: a comma-separated query value, or an array in the body. */
 function roleList(raw: unknown): string[] {
@@ -36,7 +36,10 @@ export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
     '/guilds/:guild_id/bans/:user_id',
     guildRoute(deps, async (ctx, caller) => {
       const userId = snowflakeParam(ctx, 'user_id');
-      const body = bodyFor(ctx, 'BanCreateSchema');
+      const form = validBody(ctx, 'BanCreateSchema');
+      // discord.js sends the reason as the audit-log header, which Discord keeps as the ban's reason.
+      const reason = form.reason ?? auditLogReason(ctx);
+      const body = JSON.stringify(reason === undefined ? form : { ...form, reason });
       const userJson = await publicUserJson(deps, caller, userId);
       return { $case: 'putBan', putBan: { caller, userId, body, userJson } };
     }),

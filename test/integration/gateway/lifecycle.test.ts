@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
+import { createGuild } from './gatewayFixtures.js';
 
 describe('gateway lifecycle', () => {
   let server: TestServer;
@@ -72,7 +73,11 @@ describe('gateway lifecycle', () => {
 
   it('speaks zlib-stream: one deflate context, each message ending in 00 00 FF FF', async () => {
     const client = await connect(server.gatewayUrl, { zlibStream: true });
-    await client.waitFor('Hello', (frame) => frame.op === 10);
+    const marker = Buffer.from([0, 0, 0xff, 0xff]);
+    const messages: { binary: boolean; flushed: boolean }[] = [];
+    client.ws.on('message', (data: Buffer, binary: boolean) => {
+      messages.push({ binary, flushed: data.subarray(-4).equals(marker) });
+    });
     const ready = await client.identify(alice.token);
     assert.equal((ready['user'] as { id: string }).id, alice.id);
     for (let i = 0; i < 3; i += 1) {
@@ -80,6 +85,20 @@ describe('gateway lifecycle', () => {
       client.send(1, client.lastSeq);
       await client.waitFor(`ACK ${i}`, (frame) => frame.op === 11, { from });
     }
+    assert.ok(messages.length >= 4);
+    assert.ok(messages.every((message) => message.binary && message.flushed));
+    assert.equal(client.binaryMessages, client.frames.length);
+  });
+
+  it('compresses large payloads one by one after Identify with compress: true', async () => {
+    await createGuild(server.api, alice.token, 'x'.repeat(90));
+    const client = await connect(server.gatewayUrl);
+    const ready = await client.identify(alice.token, { compress: true });
+    assert.equal((ready['guilds'] as unknown[]).length, 1);
+    assert.equal(client.binaryMessages, 1); // READY; Hello came before Identify, uncompressed
+    client.send(1, client.lastSeq);
+    await client.waitFor('small ACK, uncompressed', (frame) => frame.op === 11);
+    assert.equal(client.binaryMessages, 1);
   });
 });
 

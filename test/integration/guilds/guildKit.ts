@@ -180,7 +180,7 @@ export async function connect(gatewayUrl: string, user: TestUser, intents = ALL_
 export async function guildReady(client: GatewayClient, guildId: string): Promise<Record<string, unknown>> {
   const ready = client.dispatches<{ guilds?: { id: string; unavailable?: boolean }[] }>('READY')[0];
   const inReady = ready?.d.guilds?.find((guild) => guild.id === guildId && guild.unavailable !== true);
-  if (inReady) return inReady as unknown as Record<string, unknown>;
+  if (inReady) return inReady;
   const frame = await client.waitForDispatch<{ id: string }>('GUILD_CREATE', (d) => d.id === guildId);
-  return frame.d as unknown as Record<string, unknown>;
+  return frame.d;
 }

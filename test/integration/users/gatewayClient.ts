@@ -13,8 +13,8 @@ export class GatewayClient {
   readonly #waiters = new Set<() => void>();
 
   private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as Frame;
+    socket.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as Frame;
       if (frame.op === 0) this.dispatches.push(frame);
       for (const wake of [...this.#waiters]) wake();
     });
@@ -25,7 +25,9 @@ export class GatewayClient {
     const socket = new WebSocket(`${gatewayUrl}/?v=10&encoding=json`);
     const client = new GatewayClient(socket);
     await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
+      socket.once('open', () => {
+        resolve();
+      });
       socket.once('error', reject);
     });
     const identify: Record<string, unknown> = { token, properties: { os: 'linux', browser: 'test', device: 'test' } };

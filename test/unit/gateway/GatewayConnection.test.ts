@@ -19,7 +19,9 @@ class FakeSocket extends EventEmitter {
   close(code: number): void {
     this.closedWith = code;
     this.readyState = WebSocket.CLOSING;
-    queueMicrotask(() => this.peerClosed(code));
+    queueMicrotask(() => {
+      this.peerClosed(code);
+    });
   }
   terminate(): void {
     this.peerClosed(1006);

@@ -1,0 +1,15 @@
+import type { Server } from 'node:http';
+import type { ActorHost } from '../../actors/runtime/ActorHost.js';
+import type { ActorSystem } from '../../cluster/ActorSystem.js';
+
+/** A running Chorus node, embedded or cluster. */
+export interface RunningNode {
+  readonly nodeId: string;
+  readonly url: string;
+  readonly gatewayUrl: string;
+  readonly system: ActorSystem;
+  readonly host: ActorHost;
+  readonly server: Server;
+  /** Stops serving: closes sockets, passivates actors, leaves the cluster, closes storage. Idempotent. */
+  close(): Promise<void>;
+}

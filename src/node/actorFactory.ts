@@ -1,0 +1,37 @@
+import { ChannelActor } from '../../actors/channel/ChannelActor.js';
+import { GuildActor } from '../../actors/guild/GuildActor.js';
+import type { Actor } from '../../actors/runtime/Actor.js';
+import type { ActorFactory } from '../../actors/runtime/ActorHost.js';
+import type { ActorKind } from '../../actors/runtime/ActorKind.js';
+import { fenceStores } from '../../actors/runtime/fenceStores.js';
+import type { Stores } from '../../actors/runtime/ports/stores.js';
+import { SessionActor } from '../../actors/session/SessionActor.js';
+import { UserActor } from '../../actors/user/UserActor.js';
+import type { Config } from '../config/Config.js';
+
+/**
+ * Builds each kind's actor with the ports it needs. In cluster mode the host passes a commit fence
+ * and the actor gets stores whose writes are refused once its lease is gone (DESIGN §2).
+ */
+export function actorFactory(config: Config, stores: Stores, secret: string, gatewayUrl: string): ActorFactory {
+  const build = (kind: ActorKind, _key: string, ctx: Parameters<ActorFactory>[2], fence?: Parameters<ActorFactory>[3]) => {
+    const ports = fence ? fenceStores(stores, fence) : stores;
+    let actor: Actor<never, unknown>;
+    switch (kind) {
+      case 'guild':
+        actor = new GuildActor(ctx, ports);
+        break;
+      case 'channel':
+        actor = new ChannelActor(ctx, ports);
+        break;
+      case 'user':
+        actor = new UserActor(ctx, ports, { tokenSecret: secret, passwordCost: config.passwordCost });
+        break;
+      case 'session':
+        actor = new SessionActor(ctx, { ...config.gateway, tokenSecret: secret, gatewayUrl });
+        break;
+    }
+    return actor;
+  };
+  return build as unknown as ActorFactory;
+}

@@ -1,0 +1,85 @@
+import { ActorHost } from '../../actors/runtime/ActorHost.js';
+import type { ActivationGuard } from '../../actors/runtime/ports/coordination.js';
+import type { Stores } from '../../actors/runtime/ports/stores.js';
+import { InviteLookup } from '../../actors/guild/InviteLookup.js';
+import { AccountService } from '../../actors/user/AccountService.js';
+import { ActorSystem } from '../../cluster/ActorSystem.js';
+import { HashRing } from '../../cluster/ring/HashRing.js';
+import type { RemoteTransport } from '../../cluster/transport/RemoteTransport.js';
+import type { Config } from '../config/Config.js';
+import { systemClock } from '../domain/Clock.js';
+import type { Logger } from '../domain/Logger.js';
+import { SnowflakeGenerator } from '../domain/snowflake.js';
+import { GatewayServer } from '../gateway/GatewayServer.js';
+import { createHttpApp } from '../http/createHttpApp.js';
+import type { HealthReport } from '../http/EdgeDeps.js';
+import type { RateLimiter } from '../http/RateLimiter.js';
+import { actorFactory } from './actorFactory.js';
+import type { HttpListener } from './listenHttp.js';
+
+/** What differs between embedded and cluster mode; everything else is assembled the same way. */
+export interface NodeBackend {
+  readonly nodeId: string;
+  readonly stores: Stores;
+  readonly tokenSecret: string;
+  /** Unique per live node (snowflake worker/process bits). */
+  readonly generatorId: number;
+  readonly limiter: RateLimiter;
+  readonly transport?: RemoteTransport;
+  readonly guard?: ActivationGuard;
+  readonly health: () => Promise<HealthReport>;
+}
+
+/** The assembled parts of a node. */
+export interface AssembledNode {
+  readonly system: ActorSystem;
+  readonly host: ActorHost;
+  readonly gateway: GatewayServer;
+}
+
+/**
+ * Wires one node: the router (ActorSystem) over a ring that holds this node, the actor host, the
+ * HTTP API and the gateway on the listener's server. Cluster mode installs newer rings later.
+ */
+export function assembleNode(
+  config: Config,
+  log: Logger,
+  listener: HttpListener,
+  backend: NodeBackend,
+  requestStop: () => void,
+): AssembledNode {
+  const ring = new HashRing({ version: 0, members: [backend.nodeId] }, config.cluster.vnodesPerNode);
+  const system = new ActorSystem(backend.nodeId, ring, config.cluster, log, backend.transport);
+  const ids = new SnowflakeGenerator(backend.generatorId);
+  const host = new ActorHost({
+    nodeId: backend.nodeId,
+    factory: actorFactory(config, backend.stores, backend.tokenSecret, listener.gatewayUrl),
+    messenger: system,
+    clock: systemClock,
+    log,
+    ids,
+    options: config.actors,
+    ...(backend.guard ? { guard: backend.guard } : {}),
+  });
+  system.bindHost(host);
+  const app = createHttpApp({
+    system,
+    http: config.http,
+    gateway: config.gateway,
+    gatewayUrl: listener.gatewayUrl,
+    limiter: backend.limiter,
+    log,
+    requestStop,
+    ids,
+    accounts: new AccountService(
+      backend.stores,
+      { tokenSecret: backend.tokenSecret, passwordCost: config.passwordCost },
+      systemClock,
+    ),
+    invites: new InviteLookup(backend.stores.guilds),
+    health: backend.health,
+  });
+  listener.server.on('request', app.callback());
+  const gateway = new GatewayServer(listener.server, system, config.gateway, log);
+  return { system, host, gateway };
+}

@@ -1,0 +1,29 @@
+import { createServer, type Server } from 'node:http';
+import type { HttpOptions } from '../config/Config.js';
+
+/** A listening HTTP server and the URLs clients reach it at. */
+export interface HttpListener {
+  readonly server: Server;
+  readonly port: number;
+  /** Host part used in URLs and node ids (0.0.0.0 becomes localhost). */
+  readonly host: string;
+  readonly url: string;
+  readonly gatewayUrl: string;
+}
+
+/** Binds the HTTP port first, so an ephemeral port (0) is known before anything names this node. */
+export async function listenHttp(options: HttpOptions): Promise<HttpListener> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
+  const url = options.publicUrl || `http://${host}:${port}`;
+  return { server, port, host, url, gatewayUrl: url.replace(/^http/, 'ws') };
+}

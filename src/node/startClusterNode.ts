@@ -1,0 +1,94 @@
+import { LeaseKeeper } from '../../cluster/lease/LeaseKeeper.js';
+import { followMembership } from '../../cluster/membership/followMembership.js';
+import { RedisMembership } from '../../cluster/membership/RedisMembership.js';
+import { startNodeServer } from '../../cluster/transport/GrpcServer.js';
+import { GrpcTransport } from '../../cluster/transport/GrpcTransport.js';
+import type { Config } from '../config/Config.js';
+import type { Logger } from '../domain/Logger.js';
+import type { HealthReport } from '../http/EdgeDeps.js';
+import { createCassandraStores } from '../store/cassandra/createCassandraStores.js';
+import { allocateGeneratorId, sharedTokenSecret } from '../store/redis/clusterIdentity.js';
+import { connectRedis } from '../store/redis/connectRedis.js';
+import { RedisLeaseTable } from '../store/redis/RedisLeaseTable.js';
+import { RedisRateLimiter } from '../store/redis/RedisRateLimiter.js';
+import { assembleNode } from './assembleNode.js';
+import { listenHttp } from './listenHttp.js';
+import type { RunningNode } from './RunningNode.js';
+
+/**
+ * One node of a cluster: Cassandra for state, Redis for membership, leases and rate limits, gRPC to
+ * the other nodes. The node binds its ports first (its id names the gRPC port and its start time, so a
+ * restarted node is a new member), then joins the view and follows it.
+ */
+export async function startClusterNode(config: Config, log: Logger, requestStop: () => void): Promise<RunningNode> {
+  const { backend } = config;
+  const redis = await connectRedis(backend.redis.url, log, { name: 'chorus-node' });
+  const stores = await createCassandraStores({
+    contactPoints: [...backend.cassandra.contactPoints],
+    localDataCenter: backend.cassandra.localDataCenter,
+    keyspace: backend.cassandra.keyspace,
+    replicationFactor: backend.cassandraReplicationFactor,
+  });
+  const tokenSecret = await sharedTokenSecret(redis, backend.redis.keyPrefix, config.tokenSecret);
+  const generatorId = await allocateGeneratorId(redis, backend.redis.keyPrefix);
+  const listener = await listenHttp(config.http);
+  const grpc = await startNodeServer({ host: backend.nodeHost === 'localhost' ? '127.0.0.1' : '0.0.0.0', port: backend.grpcPort, log });
+  const startedAt = Date.now();
+  const nodeId = `${backend.nodeHost}:${grpc.port}@${startedAt}`;
+  const membership = new RedisMembership(
+    redis,
+    { keyPrefix: backend.redis.keyPrefix, heartbeatMs: backend.heartbeatMs, ttlMs: backend.memberTtlMs, refreshMs: backend.heartbeatMs },
+    log,
+  );
+  const keeper = new LeaseKeeper({
+    nodeId,
+    table: new RedisLeaseTable(redis, { keyPrefix: backend.redis.keyPrefix }),
+    options: { ttlMs: backend.leaseTtlMs },
+    log,
+    heartbeatAgeMs: () => membership.heartbeatAgeMs(),
+  });
+  let systemRef: { ringVersion: number } | undefined;
+  const transport = new GrpcTransport({ log, ringVersion: () => systemRef?.ringVersion ?? 0 });
+  const health = async (): Promise<HealthReport> => {
+    const checks: Record<string, string> = { redis: membership.healthy() ? 'ok' : 'unreachable' };
+    try {
+      await stores.users.get('0');
+      checks.cassandra = 'ok';
+    } catch (error) {
+      checks.cassandra = error instanceof Error ? error.message : 'unreachable';
+    }
+    const view = membership.current();
+    const status = Object.values(checks).every((check) => check === 'ok') ? 'ok' : 'degraded';
+    return { status, mode: 'cluster', nodeId, checks, members: view.members, ringVersion: view.version };
+  };
+  const { system, host, gateway } = assembleNode(
+    config,
+    log,
+    listener,
+    { nodeId, stores, tokenSecret, generatorId, limiter: new RedisRateLimiter(redis, backend.redis.keyPrefix), transport, guard: keeper, health },
+    requestStop,
+  );
+  systemRef = system;
+  grpc.serve(system);
+  keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
+  await membership.start({ nodeId, grpcAddress: `${backend.nodeHost}:${grpc.port}`, httpUrl: listener.url, gatewayUrl: listener.gatewayUrl, startedAt });
+  const unfollow = followMembership(membership, system, config.cluster.vnodesPerNode, keeper);
+  system.bindViewRefresh(() => Promise.resolve());
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      unfollow();
+      gateway.close();
+      listener.server.closeAllConnections();
+      await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+      await host.shutdown();
+      keeper.stop();
+      await membership.stop();
+      transport.close();
+      await grpc.close();
+      await stores.close();
+      redis.disconnect();
+    })());
+  log.info('node_started', { mode: 'cluster', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
+  return { nodeId, url: listener.url, gatewayUrl: listener.gatewayUrl, system, host, server: listener.server, close };
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/Config.js';
+import type { Logger } from '../domain/Logger.js';
+import { InMemoryRateLimiter } from '../http/RateLimiter.js';
+import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
+import { assembleNode } from './assembleNode.js';
+import { listenHttp } from './listenHttp.js';
+import type { RunningNode } from './RunningNode.js';
+
+/** The token secret: configured, or generated once and kept beside the data so tokens survive restarts. */
+function localTokenSecret(config: Config): string {
+  if (config.tokenSecret) return config.tokenSecret;
+  mkdirSync(config.backend.dataDir, { recursive: true });
+  const file = join(config.backend.dataDir, 'token-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** One process: SQLite under dataDir, a one-member ring, in-process rate limits, HTTP and gateway on one port. */
+export async function startEmbeddedNode(config: Config, log: Logger, requestStop: () => void): Promise<RunningNode> {
+  const tokenSecret = localTokenSecret(config);
+  const stores = createSqliteStores(join(config.backend.dataDir, 'chorus.db'));
+  const listener = await listenHttp(config.http);
+  const nodeId = `${listener.host}:${listener.port}@${Date.now()}`;
+  const { system, host, gateway } = assembleNode(
+    config,
+    log,
+    listener,
+    {
+      nodeId,
+      stores,
+      tokenSecret,
+      generatorId: 0,
+      limiter: new InMemoryRateLimiter(),
+      health: () => Promise.resolve({ status: 'ok', mode: 'embedded', nodeId, checks: { storage: 'ok' } }),
+    },
+    requestStop,
+  );
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      gateway.close();
+      listener.server.closeAllConnections();
+      await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+      await host.shutdown();
+      await stores.close();
+    })());
+  log.info('node_started', { mode: 'embedded', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
+  return { nodeId, url: listener.url, gatewayUrl: listener.gatewayUrl, system, host, server: listener.server, close };
+}
