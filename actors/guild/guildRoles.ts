@@ -37,6 +37,10 @@ function applyDisplay(role: RoleRecord, body: RoleModifyBody): void {
       throw ValidationError.field('name', 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
     role.name = body.name;
   }
+  // Newer clients send `colors: {primary_color}` instead of `color`.
+  const colors = (body as { colors?: { primary_color?: unknown } }).colors;
+  if (body.color === undefined && typeof colors?.primary_color === 'number')
+    body = { ...body, color: colors.primary_color };
   if (body.color !== undefined) {
     if (body.color < 0 || body.color > 0xffffff)
       throw ValidationError.field('color', 'NUMBER_TYPE_MAX', 'Must be 0..16777215.');

@@ -18,6 +18,17 @@ function noteBody(ctx: EdgeContext): string {
   return JSON.stringify({ note: note ?? null });
 }
 
+/**
+ * Bots open DMs with `{recipient_id}` (discord.js `user.createDM()`), user clients with
+ * `{recipients: [...]}`: the first becomes the second before validation.
+ */
+function acceptRecipientId(ctx: EdgeContext): void {
+  const body = (ctx.request as { body?: unknown }).body;
+  if (typeof body !== 'object' || body === null) return;
+  const form = body as { recipient_id?: unknown; recipients?: unknown };
+  if (form.recipients === undefined && form.recipient_id !== undefined) form.recipients = [form.recipient_id];
+}
+
 /** Relationships, notes, and DM channels of the caller. */
 export function userSocialRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get(
@@ -65,6 +76,7 @@ export function userSocialRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
   );
   router.post('/users/@me/channels', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    acceptRecipientId(ctx);
     const form = validBody(ctx, 'DmChannelCreateSchema');
     form.recipients.forEach((id, index) => {
       if (!isSnowflake(id))

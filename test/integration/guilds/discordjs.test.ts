@@ -51,13 +51,20 @@ describe('guilds through discord.js', function () {
       body: { name: 'Steward' },
       expect: 201,
     });
-    const bot = await api<{ token: string }>(h.api, 'POST', `/applications/${app.id}/bot`, { token: target.owner.token });
+    const bot = await api<{ token: string }>(h.api, 'POST', `/applications/${app.id}/bot`, {
+      token: target.owner.token,
+    });
     await api(h.api, 'POST', `/oauth2/authorize?client_id=${app.id}&scope=bot`, {
       token: target.owner.token,
       body: { authorize: true, guild_id: target.guild.id, permissions: PermissionFlagsBits.Administrator.toString() },
     });
     client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers, GatewayIntentBits.GuildModeration, GatewayIntentBits.GuildInvites],
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMembers,
+        GatewayIntentBits.GuildModeration,
+        GatewayIntentBits.GuildInvites,
+      ],
       rest: { api: `${h.node.url}/api` },
     });
     const ready = new Promise<void>((resolve) => {
@@ -100,7 +107,12 @@ describe('guilds through discord.js', function () {
   });
 
   it('creates a role, gives it to a member, renames them and takes the role back', async () => {
-    const role = await guild.roles.create({ name: 'Helpers', color: 0x00ff00, permissions: [PermissionFlagsBits.KickMembers] });
+    const role = await guild.roles.create({
+      name: 'Helpers',
+      colors: { primaryColor: 0x00ff00 },
+      permissions: [PermissionFlagsBits.KickMembers],
+    });
+    assert.equal(role.colors.primaryColor, 0x00ff00);
     assert.equal(role.name, 'Helpers');
     assert.ok(role.permissions.has(PermissionFlagsBits.KickMembers));
     const fetched: GuildMember = await guild.members.fetch(person.id);
@@ -121,7 +133,11 @@ describe('guilds through discord.js', function () {
   it('lists members and edits the guild', async () => {
     const listed = await guild.members.list({ limit: 10 });
     assert.ok(listed.has(person.id) && listed.has(target.owner.id));
-    const updated = nextEvent<[Guild, Guild]>(client, Events.GuildUpdate, (_old, next) => next.name === 'Renamed by bot');
+    const updated = nextEvent<[Guild, Guild]>(
+      client,
+      Events.GuildUpdate,
+      (_old, next) => next.name === 'Renamed by bot',
+    );
     await guild.edit({ name: 'Renamed by bot' });
     await updated;
   });

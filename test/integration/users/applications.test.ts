@@ -136,7 +136,7 @@ describe('applications, bots and OAuth2 over HTTP', () => {
     assert.equal((await call(base, 'GET', '/oauth2/authorize', { auth: stranger.token })).body.code, 50_035);
   });
 
-  it('adds a bot to a guild the caller manages, and not to one it does not', async () => {
+  it('adds a bot to a guild the caller manages, and not to one it is merely in or not in', async () => {
     const id = await createApp('Joiner');
     const token = await createBot(id);
     const guild = await call<{ id: string }>(base, 'POST', '/guilds', { auth: owner.token, body: { name: 'Home' } });
@@ -154,11 +154,26 @@ describe('applications, bots and OAuth2 over HTTP', () => {
     assert.equal(listed[0]?.id, guildId);
     assert.equal(listed[0]?.owner, true);
 
-    const denied = await call(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot`, {
+    const authorize = { authorize: true, guild_id: guildId, permissions: '0' };
+    const outsider = await call(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot`, {
       auth: stranger.token,
-      body: { authorize: true, guild_id: guildId, permissions: '0' },
+      body: authorize,
     });
-    assert.equal(denied.status, 403);
+    assert.equal(outsider.status, 404);
+    const channels = await call<{ id: string; type: number }[]>(base, 'GET', `/guilds/${guildId}/channels`, {
+      auth: owner.token,
+    });
+    const text = channels.body.find((channel) => channel.type === 0);
+    const invite = await call<{ code: string }>(base, 'POST', `/channels/${text?.id ?? ''}/invites`, {
+      auth: owner.token,
+      body: {},
+    });
+    assert.equal((await call(base, 'POST', `/invites/${invite.body.code}`, { auth: stranger.token })).status, 200);
+    const member = await call(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot`, {
+      auth: stranger.token,
+      body: authorize,
+    });
+    assert.equal(member.status, 403);
 
     const added = await call<{ location: string }>(base, 'POST', `/oauth2/authorize?client_id=${id}&scope=bot`, {
       auth: owner.token,
@@ -167,8 +182,8 @@ describe('applications, bots and OAuth2 over HTTP', () => {
     assert.equal(added.status, 200);
     assert.match(added.body.location, /\/oauth2\/authorized$/);
     const botMe = await call<ApiUser>(base, 'GET', '/users/@me', { auth: `Bot ${token}` });
-    const member = await call(base, 'GET', `/guilds/${guildId}/members/${botMe.body.id}`, { auth: owner.token });
-    assert.equal(member.status, 200);
+    const botMember = await call(base, 'GET', `/guilds/${guildId}/members/${botMe.body.id}`, { auth: owner.token });
+    assert.equal(botMember.status, 200);
 
     const botGuilds = await waitFor(async () => {
       const list = await guildsOf(`Bot ${token}`);
