@@ -40,6 +40,11 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     this.#rt.setState(await GuildState.load(this.ctx.key, this.stores));
   }
 
+  /** Subscriptions live only in memory: a guild with subscribed sessions stays active. */
+  override canPassivate(): boolean {
+    return this.#rt.fanout.size === 0;
+  }
+
   async handle({ command }: GuildCommand): Promise<GuildReply> {
     const rt = this.#rt;
     if (command === undefined)

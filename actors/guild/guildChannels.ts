@@ -18,7 +18,7 @@ import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import { checkParent, modifiedChannel, newChannelRecord, nextPosition } from './guildChannelModel.js';
-import { channelJson } from './guildJson.js';
+import { channelJson, guildJson } from './guildJson.js';
 import { deleteChannelInvites } from './guildInvites.js';
 import {
   canView,
@@ -164,6 +164,7 @@ export async function deleteChannel(rt: GuildRuntime, target: ChannelTarget): Pr
     for (const key of pointing) guild.fields[key] = null;
     await rt.stores.guilds.saveGuild(guild);
     state.guild = guild;
+    rt.emit('GUILD_UPDATE', guildJson(state), Intent.GUILDS);
   }
   return jsonReply(channelJson(channel));
 }

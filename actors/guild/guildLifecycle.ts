@@ -3,6 +3,7 @@ import { ConflictError, MissingPermissionsError, ValidationError } from '../../s
 import { DEFAULT_EVERYONE_PERMISSIONS, Permission } from '../../src/domain/permissions.js';
 import type { GuildCreateBody, GuildUpdateBody } from '../../src/schemas/guild.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
+import { imageHash } from '../user/userJson.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
@@ -103,7 +104,7 @@ export async function createGuild(rt: GuildRuntime, guildId: string, command: Cr
     id: guildId,
     owner_id: ownerId,
     name,
-    icon: body.icon ?? null,
+    icon: imageHash('icon', body.icon ?? null),
     fields: { ...defaultGuildFields(), system_channel_id: systemChannelId, region: body.region ?? 'local' },
     created_at: now,
   };
@@ -147,6 +148,9 @@ export function getGuild(rt: GuildRuntime, request: GuildRequest): GuildReply {
   return jsonReply(json);
 }
 
+/** Image-valued guild fields: a data URI is stored as its hash, as Discord does. */
+const IMAGE_FIELDS: ReadonlySet<string> = new Set(['banner', 'splash', 'discovery_splash']);
+
 /** Channel-valued guild fields must name a channel of this guild (of a fitting type). */
 const CHANNEL_FIELDS: Readonly<Record<string, number | undefined>> = {
   system_channel_id: ChannelType.text,
@@ -172,7 +176,9 @@ export async function updateGuild(rt: GuildRuntime, request: GuildBodyRequest): 
       }
       guild.name = name;
     } else if (key === 'icon') {
-      guild.icon = value as string | null;
+      guild.icon = imageHash('icon', value as string | null);
+    } else if (IMAGE_FIELDS.has(key)) {
+      guild.fields[key] = imageHash(key, value as string | null);
     } else if (key === 'owner_id') {
       if (actorId !== state.ownerId) throw new MissingPermissionsError('OWNER');
       if (typeof value !== 'string' || !state.members.has(value)) {

@@ -8,6 +8,7 @@ import {
 import { Permission, parsePermissions } from '../../src/domain/permissions.js';
 import type { RoleModifyBody, RolePositionUpdateBody } from '../../src/schemas/guild.js';
 import type { RoleRecord } from '../runtime/ports/records.js';
+import { imageHash } from '../user/userJson.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
@@ -48,7 +49,7 @@ function applyDisplay(role: RoleRecord, body: RoleModifyBody): void {
   }
   if (body.hoist !== undefined) role.hoist = body.hoist;
   if (body.mentionable !== undefined) role.mentionable = body.mentionable;
-  if (body.icon !== undefined) role.icon = body.icon || null;
+  if (body.icon !== undefined) role.icon = imageHash('icon', body.icon || null);
   if (body.unicode_emoji !== undefined) role.unicode_emoji = body.unicode_emoji || null;
 }
 

@@ -14,6 +14,7 @@ export function intentAllows(intents: bigint, intent: number): boolean {
 export class UserSessions {
   readonly #sessions = new Map<string, SessionEntry>();
 
+  /** Number of live sessions. */
   get size(): number {
     return this.#sessions.size;
   }
@@ -23,6 +24,7 @@ export class UserSessions {
     this.#sessions.set(sessionId, { shardId, intents: /^\d+$/.test(intents) ? BigInt(intents) : 0n });
   }
 
+  /** Forgets a session that ended. */
   detach(sessionId: string): void {
     this.#sessions.delete(sessionId);
   }

@@ -26,6 +26,11 @@ export interface Membership {
   start(self: MemberInfo): Promise<void>;
   /** The newest view this node has seen (kept as is while the table is unreachable). */
   current(): MembershipView;
+  /**
+   * Sweeps and re-reads the view now (after a call reached a node that no longer owns the actor).
+   * Resolves once done; rejects when the table cannot be reached (the last view stays).
+   */
+  refresh(): Promise<void>;
   /** Calls `listener` with each newer view; returns the unsubscribe. */
   onChange(listener: (view: MembershipView) => void): () => void;
   /** False while the table is unreachable (for the health endpoint). */

@@ -36,6 +36,8 @@ export class TableMembership implements Membership {
   #syncAgain = false;
   #unwatch: (() => Promise<void>) | undefined;
   #stopped = false;
+  /** Set once start() has joined: health changes before that are start()'s to report. */
+  #running = false;
 
   constructor(
     private readonly table: MembershipTable,
@@ -49,28 +51,31 @@ export class TableMembership implements Membership {
   async start(self: MemberInfo): Promise<void> {
     if (this.#self) throw new Error('Membership already started');
     this.#self = self;
-    const sentAt = this.clock.now();
-    await this.#bounded(this.table.heartbeat(self, this.#options.ttlMs), 'heartbeat');
-    this.#lastBeatAt = sentAt;
-    this.#unwatch = await this.#bounded(
-      this.table.watch((version) => {
-        if (version > this.#view.version) void this.#sync();
-      }),
-      'watch',
-    );
     try {
+      const sentAt = this.clock.now();
+      await this.#bounded(this.table.heartbeat(self, this.#options.ttlMs), 'heartbeat');
+      this.#lastBeatAt = sentAt;
+      this.#unwatch = await this.#bounded(
+        this.table.watch((version) => {
+          if (version > this.#view.version) void this.#sync();
+        }),
+        'watch',
+      );
       // A sweep racing ours can win with a view computed just before our heartbeat landed: go again.
       for (let attempt = 0; attempt < 5 && !this.#view.members.includes(self.nodeId); attempt += 1) {
         this.#adopt(await this.#reconcile());
       }
-      if (!this.#view.members.includes(self.nodeId))
+      if (!this.#view.members.includes(self.nodeId)) {
         throw new ServiceUnavailableError('Membership view never included this node');
+      }
     } catch (error) {
-      await this.#unwatch().catch(() => undefined);
+      await this.#unwatch?.().catch(() => undefined);
+      this.#unwatch = undefined;
       this.#self = undefined;
       throw error;
     }
     this.#healthy = true;
+    this.#running = true;
     this.#every(this.#options.heartbeatMs, () => this.#beat());
     this.#every(this.#options.refreshMs, () => this.#sync());
     this.log.info('membership_joined', {
@@ -82,6 +87,12 @@ export class TableMembership implements Membership {
 
   current(): MembershipView {
     return this.#view;
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.#self || this.#stopped) return;
+    await this.#sync();
+    if (!this.#healthy) throw new ServiceUnavailableError('Membership table unreachable; keeping the last view');
   }
 
   onChange(listener: (view: MembershipView) => void): () => void {
@@ -207,7 +218,7 @@ export class TableMembership implements Membership {
   }
 
   #up(): void {
-    if (this.#healthy || this.#stopped) return;
+    if (this.#healthy || this.#stopped || !this.#running) return;
     this.#healthy = true;
     this.log.info('membership_recovered', { outageMs: Math.round(this.clock.now() - this.#outageSince) });
     void this.#sync(); // announcements sent during the outage were lost

@@ -51,6 +51,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** HMAC key for tokens; generated and kept in dataDir when not configured. */
   readonly tokenSecret: string;
+  /** Emails whose registration gets the OPERATOR right (lower-cased). */
+  readonly operatorEmails: readonly string[];
   /** scrypt cost parameter N (a power of two). */
   readonly passwordCost: number;
   readonly http: HttpOptions;

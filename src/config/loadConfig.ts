@@ -5,6 +5,7 @@ import type { Config } from './Config.js';
 const OPTIONS = [
   ['CHORUS_LOG_LEVEL', 'logLevel', 'string', 'info'],
   ['CHORUS_TOKEN_SECRET', 'tokenSecret', 'string', ''], // empty: generated once and kept in the data dir
+  ['CHORUS_OPERATOR_EMAILS', 'operatorEmails', 'list', ''], // who may POST /stop and holds every right
   ['CHORUS_PASSWORD_COST', 'passwordCost', 'integer', 16_384], // scrypt N; 2^14 is the interactive-login norm
   ['CHORUS_HOST', 'http.host', 'string', '0.0.0.0'],
   ['PORT', 'http.port', 'integer', 3001],
@@ -80,7 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       value = Number(value);
       if (!Number.isInteger(value)) problems.push(`${name} must be an integer, got "${raw}"`);
     }
-    if (type === 'list' && typeof value === 'string') value = value.split(',').map((item) => item.trim());
+    if (type === 'list' && typeof value === 'string') {
+      value = value
+        .split(',')
+        .map((item) => item.trim().toLowerCase())
+        .filter((item) => item !== '');
+    }
     setPath(config, path, value);
   }
   const validate = new Ajv({ allErrors: true }).compile(schema);

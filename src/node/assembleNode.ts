@@ -73,7 +73,7 @@ export function assembleNode(
     ids,
     accounts: new AccountService(
       backend.stores,
-      { tokenSecret: backend.tokenSecret, passwordCost: config.passwordCost },
+      { tokenSecret: backend.tokenSecret, passwordCost: config.passwordCost, operatorEmails: config.operatorEmails },
       systemClock,
     ),
     invites: new InviteLookup(backend.stores.guilds),

@@ -63,6 +63,14 @@ export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     });
     ctx.status = 204;
   });
+  router.get('/users/@me/guilds/:guild_id/member', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const guildId = snowflakeParam(ctx, 'guild_id');
+    const member = await deps.system.ask(ActorKind.Guild, guildId, {
+      command: { $case: 'getMember', getMember: { caller, userId: caller.userId, body: '' } },
+    });
+    sendReply(ctx, member);
+  });
   // "@me" (DM notification settings) first: the {guild_id} route would refuse it as a snowflake.
   for (const path of ['/users/@me/guilds/@me/settings', '/users/@me/guilds/:guild_id/settings']) {
     const guildOf = (ctx: EdgeContext): string =>

@@ -128,6 +128,19 @@ describe('guilds', () => {
       }
     });
 
+    it('stores an icon given as a data URI by its hash', async () => {
+      const owner = await registerUser(h.api, 'owner');
+      const target = await createGuild(h.api, owner);
+      const png =
+        'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+      const updated = await api<ApiGuild>(h.api, 'PATCH', `/guilds/${target.guild.id}`, {
+        token: owner.token,
+        body: { icon: png },
+      });
+      assert.match(String(updated['icon']), /^[0-9a-f]{32}$/);
+      await fails(h.api, 'PATCH', `/guilds/${target.guild.id}`, owner, 400, 50_035, { icon: 'not an image' });
+    });
+
     it('refuses a system channel that is not in the guild (50035)', async () => {
       const owner = await registerUser(h.api, 'owner');
       const target = await createGuild(h.api, owner);

@@ -185,6 +185,10 @@ describe('applications, bots and OAuth2 over HTTP', () => {
     const botMember = await call(base, 'GET', `/guilds/${guildId}/members/${botMe.body.id}`, { auth: owner.token });
     assert.equal(botMember.status, 200);
 
+    const ownMember = await call<{ user?: ApiUser }>(base, 'GET', `/users/@me/guilds/${guildId}/member`, {
+      auth: `Bot ${token}`,
+    });
+    assert.equal(ownMember.body.user?.id, botMe.body.id);
     const botGuilds = await waitFor(async () => {
       const list = await guildsOf(`Bot ${token}`);
       return list.length > 0 ? list : undefined;
