@@ -73,7 +73,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
   keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
   await membership.start({ nodeId, grpcAddress: `${backend.nodeHost}:${grpc.port}`, httpUrl: listener.url, gatewayUrl: listener.gatewayUrl, startedAt });
   const unfollow = followMembership(membership, system, config.cluster.vnodesPerNode, keeper);
-  system.bindViewRefresh(() => Promise.resolve());
+  system.bindViewRefresh(() => membership.refresh());
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
