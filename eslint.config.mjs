@@ -5,7 +5,9 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['proto/gen/**', 'node_modules/**', 'dist/**', 'data/**', '.cassandra/**', '.tmp/**', 'eslint.config.mjs'] },
+  {
+    ignores: ['proto/gen/**', 'node_modules/**', 'dist/**', 'data/**', '.cassandra/**', '.tmp/**', 'eslint.config.mjs'],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -42,6 +44,16 @@ export default tseslint.config(
     },
   },
   { files: ['src/config/**', 'scripts/**', 'bench/**', 'test/**'], rules: { 'no-restricted-properties': 'off' } },
-  { files: ['test/**', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' } },
+  {
+    files: ['test/**', 'bench/**', 'scripts/**'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      globals: { process: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', console: 'readonly' },
+    },
+  },
   prettier,
 );

@@ -15,7 +15,11 @@ app.use(async (ctx) => {
     const chunks: Buffer[] = [];
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) chunks.push(chunk);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { content?: string };
-    const message = JSON.stringify({ id: String(nextId++), content: body.content ?? '', timestamp: new Date().toISOString() });
+    const message = JSON.stringify({
+      id: String(nextId++),
+      content: body.content ?? '',
+      timestamp: new Date().toISOString(),
+    });
     seq += 1;
     const frame = `{"op":0,"t":"MESSAGE_CREATE","s":${seq},"d":${message}}`;
     for (const socket of sockets) socket.send(frame);
@@ -26,13 +30,20 @@ app.use(async (ctx) => {
   ctx.body = { ok: true };
 });
 
-const server = createServer(app.callback());
+const handle = app.callback();
+const server = createServer((request, response) => {
+  void handle(request, response);
+});
 const wss = new WebSocketServer({ server });
 wss.on('connection', (socket) => {
   sockets.add(socket);
-  socket.on('close', () => sockets.delete(socket));
+  socket.on('close', () => {
+    sockets.delete(socket);
+  });
   socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
-  socket.on('message', () => socket.send(JSON.stringify({ op: 0, t: 'READY', s: 1, d: {} })));
+  socket.on('message', () => {
+    socket.send(JSON.stringify({ op: 0, t: 'READY', s: 1, d: {} }));
+  });
 });
 server.listen(port, '127.0.0.1', () => {
   const address = server.address();

@@ -56,7 +56,12 @@ export async function createWorld(base: string, channels: number): Promise<Bench
 }
 
 /** Registers `count` members who join the world's guild, `parallel` at a time. */
-export async function addMembers(base: string, world: BenchWorld, count: number, parallel = 16): Promise<{ token: string; id: string }[]> {
+export async function addMembers(
+  base: string,
+  world: BenchWorld,
+  count: number,
+  parallel = 16,
+): Promise<{ token: string; id: string }[]> {
   const members: { token: string; id: string }[] = [];
   let next = 0;
   await Promise.all(

@@ -18,7 +18,11 @@ export interface BenchSocket {
 const CONTENT = /"content":"(fan [0-9]+)"/;
 
 /** Opens a gateway socket; with a token it identifies (Chorus) and resolves on READY, else on open. */
-export function openSocket(url: string, token: string | undefined, onMessage: (content: string) => void): Promise<BenchSocket> {
+export function openSocket(
+  url: string,
+  token: string | undefined,
+  onMessage: (content: string) => void,
+): Promise<BenchSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     let heartbeat: NodeJS.Timeout | undefined;
@@ -34,14 +38,25 @@ export function openSocket(url: string, token: string | undefined, onMessage: (c
       const frame = JSON.parse(text) as { op: number; t?: string; d?: { heartbeat_interval?: number } };
       if (frame.op === 10) {
         const every = frame.d?.heartbeat_interval ?? 41_250;
-        heartbeat = setInterval(() => socket.send('{"op":1,"d":null}'), every);
+        heartbeat = setInterval(() => {
+          socket.send('{"op":1,"d":null}');
+        }, every);
         heartbeat.unref();
-        if (token === undefined) resolve({ close: () => socket.close() });
-        else {
+        if (token === undefined) {
+          resolve({
+            close: () => {
+              socket.close();
+            },
+          });
+        } else {
           socket.send(
             JSON.stringify({
               op: 2,
-              d: { token, intents: (1 << 0) | (1 << 9) | (1 << 15), properties: { os: 'linux', browser: 'bench', device: 'bench' } },
+              d: {
+                token,
+                intents: (1 << 0) | (1 << 9) | (1 << 15),
+                properties: { os: 'linux', browser: 'bench', device: 'bench' },
+              },
             }),
           );
         }

@@ -12,11 +12,16 @@ export interface LoadResult {
 
 function post(agent: Agent, url: URL, token: string | undefined, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    };
     if (token !== undefined) headers.authorization = token;
     const req = request(url, { method: 'POST', agent, headers }, (res) => {
       res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('end', () => {
+        resolve(res.statusCode ?? 0);
+      });
     });
     req.once('error', reject);
     req.end(body);

@@ -15,8 +15,13 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
+    if (child.exitCode !== null) {
+      resolve();
+      return;
+    }
+    child.once('exit', () => {
+      resolve();
+    });
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
   });
@@ -75,8 +80,12 @@ export async function startBaseline(): Promise<ServerProcess> {
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const port = await new Promise<number>((resolve, reject) => {
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`baseline exited with ${code}`)));
+    lines.once('line', (line) => {
+      resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`baseline exited with ${String(code)}`));
+    });
   });
   return { pid: child.pid ?? 0, baseUrl: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }

@@ -41,7 +41,10 @@ async function httpRows(server: ServerProcess, targets: { token?: string; path: 
 }
 
 async function main(): Promise<void> {
-  const results: Record<string, unknown> = { machine: { cores: (await import('node:os')).cpus().length }, durationMs: DURATION_MS };
+  const results: Record<string, unknown> = {
+    machine: { cores: (await import('node:os')).cpus().length },
+    durationMs: DURATION_MS,
+  };
 
   const baseline = await startBaseline();
   const baseHttp = await httpRows(baseline, [{ path: '/channels/1/messages' }]);
@@ -75,10 +78,13 @@ async function main(): Promise<void> {
     const chorusRun = await measureFanout(
       sessions,
       async (onMessage) => {
-        const opened = await openMany(sessions, (() => {
-          let index = 0;
-          return () => openSocket(gatewayUrl, (members[index++] ?? world.owner).token, onMessage);
-        })());
+        const opened = await openMany(
+          sessions,
+          (() => {
+            let index = 0;
+            return () => openSocket(gatewayUrl, (members[index++] ?? world.owner).token, onMessage);
+          })(),
+        );
         rssAfter = await rssBytes(chorus.pid);
         return opened;
       },
@@ -90,7 +96,9 @@ async function main(): Promise<void> {
     const baseRun = await measureFanout(
       sessions,
       async (onMessage) => {
-        const opened = await openMany(sessions, () => openSocket(baseline.baseUrl.replace(/^http/, 'ws'), undefined, onMessage));
+        const opened = await openMany(sessions, () =>
+          openSocket(baseline.baseUrl.replace(/^http/, 'ws'), undefined, onMessage),
+        );
         baseRssAfter = await rssBytes(baseline.pid);
         return opened;
       },
@@ -99,7 +107,13 @@ async function main(): Promise<void> {
     );
     const perSession = (rssAfter - rssBefore) / sessions;
     const basePerSession = (baseRssAfter - baseRssBefore) / sessions;
-    fanout.push({ sessions, chorus: chorusRun, baseline: baseRun, rssPerSessionBytes: perSession, baselineRssPerSessionBytes: basePerSession });
+    fanout.push({
+      sessions,
+      chorus: chorusRun,
+      baseline: baseRun,
+      rssPerSessionBytes: perSession,
+      baselineRssPerSessionBytes: basePerSession,
+    });
     console.log(
       `\nFan-out at ${sessions} sessions: chorus p50 ${fmt(chorusRun.p50, 2)} ms p99 ${fmt(chorusRun.p99, 2)} ms (missing ${chorusRun.missing}) ` +
         `| baseline p50 ${fmt(baseRun.p50, 2)} ms p99 ${fmt(baseRun.p99, 2)} ms | p99 ratio ${fmt(chorusRun.p99 / baseRun.p99, 2)}x` +

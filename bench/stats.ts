@@ -8,7 +8,12 @@ export function percentile(sorted: readonly number[], p: number): number {
 /** p50/p99/max of raw samples (ms). */
 export function summarize(samples: number[]): { p50: number; p99: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN, n: sorted.length };
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    n: sorted.length,
+  };
 }
 
 /** Resident set size of a process, in bytes (Linux /proc). */

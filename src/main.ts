@@ -15,23 +15,32 @@ export type { RunningNode } from './node/RunningNode.js';
 export async function startNode(
   config: Config,
   log: Logger = createLogger(config.logLevel),
-  onStopRequested: (node: RunningNode) => void = (node) => void node.close(),
+  onStopRequested: (node: RunningNode) => void = (node) => {
+    void node.close();
+  },
 ): Promise<RunningNode> {
-  let node: RunningNode | undefined;
+  const holder: { node?: RunningNode } = {};
   const requestStop = (): void => {
-    if (node) onStopRequested(node);
+    if (holder.node) onStopRequested(holder.node);
   };
-  node =
+  const node =
     config.backend.mode === 'cluster'
       ? await startClusterNode(config, log, requestStop)
       : await startEmbeddedNode(config, log, requestStop);
+  holder.node = node;
   return node;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const cluster = process.argv.includes('--cluster');
-  const config = loadConfig(process.env, cluster ? { CHORUS_MODE: 'cluster' } : {});
-  const exit = (node: RunningNode): void => void node.close().then(() => process.exit(0));
+  const config = loadConfig(undefined, cluster ? { CHORUS_MODE: 'cluster' } : {});
+  const exit = (node: RunningNode): void => {
+    void node.close().then(() => process.exit(0));
+  };
   const node = await startNode(config, createLogger(config.logLevel), exit);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => exit(node));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      exit(node);
+    });
+  }
 }

@@ -34,7 +34,11 @@ export interface GatewayOptions {
 export interface BackendOptions {
   readonly mode: 'embedded' | 'cluster';
   readonly dataDir: string;
-  readonly cassandra: { readonly contactPoints: readonly string[]; readonly localDataCenter: string; readonly keyspace: string };
+  readonly cassandra: {
+    readonly contactPoints: readonly string[];
+    readonly localDataCenter: string;
+    readonly keyspace: string;
+  };
   readonly redis: { readonly url: string; readonly keyPrefix: string };
   readonly grpcPort: number;
   /** Host other nodes reach this node's gRPC server at (cluster mode). */

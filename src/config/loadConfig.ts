@@ -48,7 +48,10 @@ const schema = {
     passwordCost: { type: 'integer', minimum: 1024 },
     http: {
       type: 'object',
-      properties: { port: { type: 'integer', minimum: 0, maximum: 65_535 }, maxBodyBytes: { type: 'integer', minimum: 1024 } },
+      properties: {
+        port: { type: 'integer', minimum: 0, maximum: 65_535 },
+        maxBodyBytes: { type: 'integer', minimum: 1024 },
+      },
     },
     backend: { type: 'object', properties: { mode: { enum: ['embedded', 'cluster'] } } },
   },
@@ -70,7 +73,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Builds the frozen Config from environment variables; throws listing every invalid one. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Record<string, string>> = {},
+): Config {
   const source = { ...env, ...overrides };
   const config: Record<string, unknown> = {};
   const problems: string[] = [];

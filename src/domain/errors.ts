@@ -105,7 +105,10 @@ export class MissingPermissionsError extends AppError {
   readonly kind = 'forbidden';
   readonly httpStatus = 403;
 
-  constructor(readonly missing = '', message = 'Missing Permissions') {
+  constructor(
+    readonly missing = '',
+    message = 'Missing Permissions',
+  ) {
     super(message, 50_013);
   }
 }

@@ -30,7 +30,10 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   });
   app.use(async (ctx, next) => {
     // Health answers without auth or rate limits, for load balancers and orchestrators.
-    if (ctx.path !== '/health' && ctx.path !== '/api/health') return next();
+    if (ctx.path !== '/health' && ctx.path !== '/api/health') {
+      await next();
+      return;
+    }
     const report = await deps.health();
     ctx.status = report.status === 'ok' ? 200 : 503;
     ctx.body = report;

@@ -13,7 +13,8 @@ export function errorMiddleware(log: Logger): Middleware {
       if (ctx.status === 404 && ctx.body === undefined) throw new RouteNotFoundError();
     } catch (thrown) {
       const error = toAppError(thrown);
-      if (error.kind === 'internal') log.error('http_unhandled_error', { method: ctx.method, path: ctx.path, err: thrown });
+      if (error.kind === 'internal')
+        log.error('http_unhandled_error', { method: ctx.method, path: ctx.path, err: thrown });
       if (error instanceof RateLimitedError) {
         const seconds = (error.retryAfterMs / 1000).toFixed(3);
         ctx.set('Retry-After', String(Math.ceil(error.retryAfterMs / 1000)));

@@ -86,11 +86,7 @@ export function sendObject(ctx: EdgeContext, value: unknown, status = 200): void
 }
 
 /** An actor reply with a `json` or `empty` case: 200 with the document, or 204. */
-export function sendReply(
-  ctx: EdgeContext,
-  reply: { reply?: { $case: string } | undefined },
-  status = 200,
-): void {
+export function sendReply(ctx: EdgeContext, reply: { reply?: { $case: string } | undefined }, status = 200): void {
   const outcome = reply.reply as { $case: string; json?: Json } | undefined;
   if (outcome?.$case === 'json' && outcome.json) sendJson(ctx, outcome.json.json, status);
   else ctx.status = 204;

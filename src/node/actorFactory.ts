@@ -14,7 +14,12 @@ import type { Config } from '../config/Config.js';
  * and the actor gets stores whose writes are refused once its lease is gone (DESIGN §2).
  */
 export function actorFactory(config: Config, stores: Stores, secret: string, gatewayUrl: string): ActorFactory {
-  const build = (kind: ActorKind, _key: string, ctx: Parameters<ActorFactory>[2], fence?: Parameters<ActorFactory>[3]) => {
+  const build = (
+    kind: ActorKind,
+    _key: string,
+    ctx: Parameters<ActorFactory>[2],
+    fence?: Parameters<ActorFactory>[3],
+  ) => {
     const ports = fence ? fenceStores(stores, fence) : stores;
     let actor: Actor<never, unknown>;
     switch (kind) {

@@ -79,7 +79,10 @@ export function assembleNode(
     invites: new InviteLookup(backend.stores.guilds),
     health: backend.health,
   });
-  listener.server.on('request', app.callback());
+  const handle = app.callback();
+  listener.server.on('request', (request, response) => {
+    void handle(request, response);
+  });
   const gateway = new GatewayServer(listener.server, system, config.gateway, log);
   return { system, host, gateway };
 }

@@ -32,12 +32,21 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
   const tokenSecret = await sharedTokenSecret(redis, backend.redis.keyPrefix, config.tokenSecret);
   const generatorId = await allocateGeneratorId(redis, backend.redis.keyPrefix);
   const listener = await listenHttp(config.http);
-  const grpc = await startNodeServer({ host: backend.nodeHost === 'localhost' ? '127.0.0.1' : '0.0.0.0', port: backend.grpcPort, log });
+  const grpc = await startNodeServer({
+    host: backend.nodeHost === 'localhost' ? '127.0.0.1' : '0.0.0.0',
+    port: backend.grpcPort,
+    log,
+  });
   const startedAt = Date.now();
   const nodeId = `${backend.nodeHost}:${grpc.port}@${startedAt}`;
   const membership = new RedisMembership(
     redis,
-    { keyPrefix: backend.redis.keyPrefix, heartbeatMs: backend.heartbeatMs, ttlMs: backend.memberTtlMs, refreshMs: backend.heartbeatMs },
+    {
+      keyPrefix: backend.redis.keyPrefix,
+      heartbeatMs: backend.heartbeatMs,
+      ttlMs: backend.memberTtlMs,
+      refreshMs: backend.heartbeatMs,
+    },
     log,
   );
   const keeper = new LeaseKeeper({
@@ -47,8 +56,8 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     log,
     heartbeatAgeMs: () => membership.heartbeatAgeMs(),
   });
-  let systemRef: { ringVersion: number } | undefined;
-  const transport = new GrpcTransport({ log, ringVersion: () => systemRef?.ringVersion ?? 0 });
+  const systemRef: { current?: { ringVersion: number } } = {};
+  const transport = new GrpcTransport({ log, ringVersion: () => systemRef.current?.ringVersion ?? 0 });
   const health = async (): Promise<HealthReport> => {
     const checks: Record<string, string> = { redis: membership.healthy() ? 'ok' : 'unreachable' };
     try {
@@ -65,13 +74,28 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     config,
     log,
     listener,
-    { nodeId, stores, tokenSecret, generatorId, limiter: new RedisRateLimiter(redis, backend.redis.keyPrefix), transport, guard: keeper, health },
+    {
+      nodeId,
+      stores,
+      tokenSecret,
+      generatorId,
+      limiter: new RedisRateLimiter(redis, backend.redis.keyPrefix),
+      transport,
+      guard: keeper,
+      health,
+    },
     requestStop,
   );
-  systemRef = system;
+  systemRef.current = system;
   grpc.serve(system);
   keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
-  await membership.start({ nodeId, grpcAddress: `${backend.nodeHost}:${grpc.port}`, httpUrl: listener.url, gatewayUrl: listener.gatewayUrl, startedAt });
+  await membership.start({
+    nodeId,
+    grpcAddress: `${backend.nodeHost}:${grpc.port}`,
+    httpUrl: listener.url,
+    gatewayUrl: listener.gatewayUrl,
+    startedAt,
+  });
   const unfollow = followMembership(membership, system, config.cluster.vnodesPerNode, keeper);
   system.bindViewRefresh(() => membership.refresh());
   let closing: Promise<void> | undefined;
@@ -80,7 +104,11 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
       unfollow();
       gateway.close();
       listener.server.closeAllConnections();
-      await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        listener.server.close(() => {
+          resolve();
+        });
+      });
       await host.shutdown();
       keeper.stop();
       await membership.stop();

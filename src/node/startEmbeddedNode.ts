@@ -48,7 +48,11 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     (closing ??= (async () => {
       gateway.close();
       listener.server.closeAllConnections();
-      await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        listener.server.close(() => {
+          resolve();
+        });
+      });
       await host.shutdown();
       await stores.close();
     })());

@@ -36,10 +36,10 @@ export const choices = (type: JsonType, values: readonly (string | number | bool
 /** The same schema, with null also allowed (spec: "nullable"). */
 export function nullable(schema: JsonSchema): JsonSchema {
   const type: unknown = schema['type'];
-  const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
-  const out: JsonSchema = { ...schema, type: [...types, 'null'] };
+  const types: unknown[] = Array.isArray(type) ? (type as unknown[]) : type === undefined ? [] : [type];
+  const out: JsonSchema = { ...schema, type: types.concat('null') };
   const values: unknown = schema['enum'];
-  if (Array.isArray(values)) out['enum'] = [...values, null];
+  if (Array.isArray(values)) out['enum'] = (values as unknown[]).concat(null);
   return out;
 }
 

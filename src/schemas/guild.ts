@@ -191,10 +191,13 @@ export const RolePositionUpdateSchema = arr(obj({ id: snowflake(), position: int
 /** Validated RolePositionUpdateSchema body. */
 export type RolePositionUpdateBody = { id: string; position: number }[];
 
-/** POST /channels/{id}/invites body; target_type also takes an integer, as Discord clients send it. */
+/**
+ * POST /channels/{id}/invites body; target_type also takes an integer, as Discord clients send it, and
+ * both target fields may be null (discord.js sends null for "no target").
+ */
 export const InviteCreateSchema = obj({
-  target_user_id: snowflake(),
-  target_type: oneOfTypes(['string', 'integer']),
+  target_user_id: nullable(snowflake()),
+  target_type: nullable(oneOfTypes(['string', 'integer'])),
   validate: str(),
   max_age: int(),
   max_uses: int(),
@@ -205,8 +208,8 @@ export const InviteCreateSchema = obj({
 });
 /** Validated InviteCreateSchema body. */
 export interface InviteCreateBody {
-  target_user_id?: string;
-  target_type?: string | number;
+  target_user_id?: string | null;
+  target_type?: string | number | null;
   validate?: string;
   max_age?: number;
   max_uses?: number;

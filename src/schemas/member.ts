@@ -37,12 +37,17 @@ export interface BanRegistryBody extends BanModeratorBody {
   ip?: string;
 }
 
-/** PATCH /guilds/{id}/members/{user_id} body. */
-export const MemberChangeSchema = obj({ roles: arr(snowflake()), nick: str(), avatar: nullable(str()), bio: str() });
+/** PATCH /guilds/{id}/members/{user_id} body; a null nick resets it (discord.js sends null). */
+export const MemberChangeSchema = obj({
+  roles: arr(snowflake()),
+  nick: nullable(str()),
+  avatar: nullable(str()),
+  bio: str(),
+});
 /** Validated MemberChangeSchema body. */
 export interface MemberChangeBody {
   roles?: string[];
-  nick?: string;
+  nick?: string | null;
   avatar?: string | null;
   bio?: string;
 }
@@ -64,11 +69,11 @@ export interface MemberChangeProfileBody {
   theme_colors?: [number, number];
 }
 
-/** PATCH /guilds/{id}/members/@me/nick body. */
-export const MemberNickChangeSchema = obj({ nick: str() }, ['nick']);
+/** PATCH /guilds/{id}/members/@me/nick body; nick is required but may be null (reset). */
+export const MemberNickChangeSchema = obj({ nick: nullable(str()) }, ['nick']);
 /** Validated MemberNickChangeSchema body. */
 export interface MemberNickChangeBody {
-  nick: string;
+  nick: string | null;
 }
 
 /** POST /guilds/{id}/prune body. */

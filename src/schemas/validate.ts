@@ -32,6 +32,8 @@ export function validatorFor(name: SchemaName): ValidateFunction {
 }
 
 /** Returns `body` typed as T if it matches schema `name`; otherwise throws ValidationError with Discord's 50035 tree. */
+// T is the caller's name for the schema's body type (routeKit passes SchemaBody<N>).
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function validate<T>(name: SchemaName, body: unknown): T {
   const check = validatorFor(name);
   if (check(body)) return body as T;

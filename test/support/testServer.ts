@@ -78,7 +78,12 @@ export async function registerUser(base: string, name = 'user'): Promise<TestUse
   counter += 1;
   const username = `${name}${counter}`;
   const { token } = await api<{ token: string }>(base, 'POST', '/auth/register', {
-    body: { username, password: 'correct horse battery', email: `${username}.${Date.now()}@example.test`, consent: true },
+    body: {
+      username,
+      password: 'correct horse battery',
+      email: `${username}.${Date.now()}@example.test`,
+      consent: true,
+    },
   });
   const me = await api<{ id: string }>(base, 'GET', '/users/@me', { token });
   return { id: me.id, token, username };

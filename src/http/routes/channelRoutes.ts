@@ -5,7 +5,7 @@ import { ForbiddenError } from '../../domain/errors.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, requireRight, sendReply, snowflakeParam } from '../routeKit.js';
-import { askGuild, dropNullFields, locateChannel, type GuildCommandCase } from './guildRouteKit.js';
+import { askGuild, locateChannel, type GuildCommandCase } from './guildRouteKit.js';
 
 /** Builds the Guild command for a route on a guild channel. */
 type ChannelGuildCommand = (ctx: EdgeContext, caller: Caller, channelId: string) => GuildCommandCase;
@@ -95,7 +95,6 @@ export function channelRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     '/channels/:channel_id/invites',
     guildChannelRoute(deps, (ctx, caller, channelId) => {
       requireRight(caller, Right.CREATE_INVITES, 'CREATE_INVITES');
-      dropNullFields(ctx);
       return { $case: 'createInvite', createInvite: { caller, channelId, body: bodyFor(ctx, 'InviteCreateSchema') } };
     }),
   );

@@ -69,24 +69,6 @@ export function flagQuery(ctx: EdgeContext, name: string): boolean {
   return value === 'true' || value === 'True' || value === '1';
 }
 
-/**
- * Discord clients reset a nickname with `nick: null`; the spec's schemas type nick as a string, so
- * null is read as the empty string (which also resets it) before validation.
- */
-export function nullNickAsEmpty(ctx: EdgeContext): void {
-  const body = (ctx.request as { body?: unknown }).body;
-  if (body && typeof body === 'object' && (body as { nick?: unknown }).nick === null) {
-    (body as { nick: string }).nick = '';
-  }
-}
-
-/** Drops `null` fields of the body (discord.js sends `target_user_id: null` and the like for "absent"). */
-export function dropNullFields(ctx: EdgeContext): void {
-  const body = (ctx.request as { body?: unknown }).body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  for (const [key, value] of Object.entries(body)) if (value === null) Reflect.deleteProperty(body, key);
-}
-
 /** The X-Audit-Log-Reason header (URL-encoded, as discord.js sends it), or undefined. */
 export function auditLogReason(ctx: EdgeContext): string | undefined {
   const raw = ctx.get('x-audit-log-reason');

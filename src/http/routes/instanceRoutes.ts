@@ -8,32 +8,26 @@ export function instanceRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
   router.get('/gateway', (ctx: EdgeContext) => {
     sendObject(ctx, { url: deps.gatewayUrl });
   });
-  router.get(
-    '/gateway/bot',
-    async (ctx: EdgeContext) => {
-      await requireCaller(ctx, deps);
-      sendObject(ctx, {
-        url: deps.gatewayUrl,
-        shards: 1,
-        session_start_limit: {
-          total: deps.gateway.sessionStartLimit,
-          remaining: deps.gateway.sessionStartLimit,
-          reset_after: 86_400_000,
-          max_concurrency: deps.gateway.maxConcurrency,
-        },
-      });
-    },
-  );
+  router.get('/gateway/bot', async (ctx: EdgeContext) => {
+    await requireCaller(ctx, deps);
+    sendObject(ctx, {
+      url: deps.gatewayUrl,
+      shards: 1,
+      session_start_limit: {
+        total: deps.gateway.sessionStartLimit,
+        remaining: deps.gateway.sessionStartLimit,
+        reset_after: 86_400_000,
+        max_concurrency: deps.gateway.maxConcurrency,
+      },
+    });
+  });
   router.get('/ping', (ctx: EdgeContext) => {
     sendObject(ctx, { ping: 'pong!', instance: { name: 'Chorus' } });
   });
-  router.post(
-    '/stop',
-    async (ctx: EdgeContext) => {
-      const caller = await requireCaller(ctx, deps);
-      requireRight(caller, Right.OPERATOR, 'OPERATOR');
-      ctx.status = 204;
-      setImmediate(deps.requestStop);
-    },
-  );
+  router.post('/stop', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    requireRight(caller, Right.OPERATOR, 'OPERATOR');
+    ctx.status = 204;
+    setImmediate(deps.requestStop);
+  });
 }

@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, intQuery, requireCaller, sendJson, snowflakeParam, snowflakeQuery } from '../routeKit.js';
-import { askGuild, guildRoute, nullNickAsEmpty, replyText } from './guildRouteKit.js';
+import { askGuild, guildRoute, replyText } from './guildRouteKit.js';
 
 /** The route's `{member_id}`, with "@me" meaning the caller. */
 function memberParam(ctx: EdgeContext, caller: Caller): string {
@@ -39,7 +39,6 @@ export function memberRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     const caller = await requireCaller(ctx, deps);
     const guildId = snowflakeParam(ctx, 'guild_id');
     const userId = memberParam(ctx, caller);
-    nullNickAsEmpty(ctx);
     const body = bodyFor(ctx, 'MemberNickChangeSchema');
     const member = replyText(
       await askGuild(deps, guildId, { $case: 'updateMember', updateMember: { caller, userId, body } }),
@@ -55,13 +54,10 @@ export function memberRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   );
   router.patch(
     '/guilds/:guild_id/members/:member_id',
-    guildRoute(deps, (ctx, caller) => {
-      nullNickAsEmpty(ctx);
-      return {
-        $case: 'updateMember',
-        updateMember: { caller, userId: memberParam(ctx, caller), body: bodyFor(ctx, 'MemberChangeSchema') },
-      };
-    }),
+    guildRoute(deps, (ctx, caller) => ({
+      $case: 'updateMember',
+      updateMember: { caller, userId: memberParam(ctx, caller), body: bodyFor(ctx, 'MemberChangeSchema') },
+    })),
   );
   router.delete(
     '/guilds/:guild_id/members/:member_id',

@@ -23,7 +23,10 @@ const allow = (id: string, type: number, bits: bigint) => ({ id, type, allow: bi
 
 describe('channelPermissions', () => {
   it('gives the owner everything, whatever the overwrites say', () => {
-    assert.equal(channelPermissions(guild, '1', [], [deny('1', OverwriteType.member, ALL_PERMISSIONS)]), ALL_PERMISSIONS);
+    assert.equal(
+      channelPermissions(guild, '1', [], [deny('1', OverwriteType.member, ALL_PERMISSIONS)]),
+      ALL_PERMISSIONS,
+    );
   });
 
   it('gives ADMINISTRATOR everything and ignores overwrites', () => {
