@@ -45,22 +45,25 @@ function dispositionParam(headers: string, param: string): string | undefined {
  * Parts without a name are skipped; a body without its boundary, or with too many parts, is 50035.
  */
 export function parseMultipart(raw: Buffer, contentType: string): MultipartBody {
-  const delimiter = Buffer.from(`--${boundaryOf(contentType)}`);
+  // Every delimiter is CRLF "--boundary"; a leading CRLF makes the first one match too, so a
+  // boundary-like run inside a part's content (not after a line break) never splits it.
+  const body = Buffer.concat([CRLF, raw]);
+  const delimiter = Buffer.from(`\r\n--${boundaryOf(contentType)}`);
   const fields = new Map<string, string>();
   const files: UploadedFile[] = [];
-  let start = raw.indexOf(delimiter);
+  let start = body.indexOf(delimiter);
   if (start < 0) throw invalid('Multipart body does not contain its boundary');
   let parts = 0;
   for (;;) {
-    const partStart = start + delimiter.length;
+    const afterDelimiter = start + delimiter.length;
     // "--" right after a delimiter closes the body.
-    if (raw[partStart] === 0x2d && raw[partStart + 1] === 0x2d) break;
-    const next = raw.indexOf(delimiter, partStart);
+    if (body[afterDelimiter] === 0x2d && body[afterDelimiter + 1] === 0x2d) break;
+    const next = body.indexOf(delimiter, afterDelimiter);
     if (next < 0) break;
     parts += 1;
     if (parts > MAX_PARTS) throw invalid(`Multipart body has more than ${MAX_PARTS} parts`);
-    // A part is CRLF, headers, CRLF CRLF, content, CRLF, then the next delimiter.
-    const part = raw.subarray(partStart + CRLF.length, next - CRLF.length);
+    // A part is CRLF, headers, CRLF CRLF, then its content up to the next delimiter.
+    const part = body.subarray(afterDelimiter + CRLF.length, next);
     const split = part.indexOf(HEADER_END);
     if (split >= 0) {
       const headers = part.subarray(0, split).toString('utf8');
