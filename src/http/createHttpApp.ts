@@ -1,13 +1,17 @@
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { EdgeDeps, EdgeState } from './EdgeDeps.js';
+import { BadRequestError } from '../domain/errors.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { readBody } from './readBody.js';
 import { rateLimitMiddleware } from './rateLimitMiddleware.js';
 import { ROUTE_MODULES } from './routes/index.js';
 
-/** API prefixes clients use; the same routes answer under each (Spacebar mounts v6..v10 too). */
-const PREFIXES = ['/api', '/api/v6', '/api/v7', '/api/v8', '/api/v9', '/api/v10'];
+/**
+ * `/api/v6` .. `/api/v10` all serve the same routes as `/api` (Spacebar mounts v6..v10 too): the
+ * version segment is dropped before routing, so one router matches each request once.
+ */
+const VERSIONED = /^\/api\/v(\d+)(?=\/|$)/;
 
 /** Builds the Koa app: error mapping first, CORS, body reading, rate limits, then one router per resource. */
 export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
@@ -40,12 +44,17 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   });
   app.use(readBody(deps.http.maxBodyBytes));
   app.use(rateLimitMiddleware(deps));
-  const api = new Router<EdgeState>();
+  app.use(async (ctx, next) => {
+    const version = VERSIONED.exec(ctx.path)?.[1];
+    if (version !== undefined) {
+      // Discord: v3..v5 are discontinued (400 50041); v6..v10 are served.
+      if (Number(version) < 6 || Number(version) > 10) throw new BadRequestError('Invalid API version', 50_041);
+      ctx.path = `/api${ctx.path.slice(version.length + 6)}`;
+    }
+    await next();
+  });
+  const api = new Router<EdgeState>({ prefix: '/api' });
   for (const mount of ROUTE_MODULES) mount(api, deps);
-  for (const prefix of PREFIXES) {
-    const versioned = new Router<EdgeState>({ prefix });
-    versioned.use(api.routes());
-    app.use(versioned.routes());
-  }
+  app.use(api.routes());
   return app;
 }
