@@ -34,7 +34,7 @@ function post(agent: Agent, url: URL, token: string | undefined, body: string): 
  */
 export async function closedLoopPosts(
   baseUrl: string,
-  targets: readonly { token?: string; path: string }[],
+  targets: readonly { token?: string; path: string; base?: string }[],
   clients: number,
   durationMs: number,
 ): Promise<LoadResult> {
@@ -46,7 +46,7 @@ export async function closedLoopPosts(
   await Promise.all(
     Array.from({ length: clients }, async (_, index) => {
       const target = targets[index % targets.length] ?? { path: '/' };
-      const url = new URL(target.path, baseUrl);
+      const url = new URL(target.path, target.base ?? baseUrl);
       let n = 0;
       while (performance.now() < stopAt) {
         n += 1;

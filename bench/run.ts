@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { addMembers, createWorld } from './chorusSetup.js';
 import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
 import { closedLoopPosts, type LoadResult } from './httpLoad.js';
+import { clusterBench } from './clusterBench.js';
 import { startBaseline, startChorus, type ServerProcess } from './processes.js';
 import { rssBytes } from './stats.js';
 
@@ -123,6 +124,25 @@ async function main(): Promise<void> {
   results.fanout = fanout;
   await chorus.stop();
   await baseline.stop();
+
+  if (process.argv.includes('--cluster')) {
+    const sessions = SESSIONS[SESSIONS.length - 1] ?? 1000;
+    const figures = await clusterBench(DURATION_MS, sessions);
+    const embedded10 = chorusHttp[1];
+    const embeddedFanout = fanout[fanout.length - 1]?.chorus as { p50: number; p99: number } | undefined;
+    const { local, remote } = figures.actorCalls;
+    console.log('\nCluster mode (3 local nodes sharing these cores, Cassandra + Redis + gRPC)');
+    console.log(
+      `actor call   | local p50 ${fmt(local.p50, 3)} ms p99 ${fmt(local.p99, 3)} ms | remote p50 ${fmt(remote.p50, 3)} ms p99 ${fmt(remote.p99, 3)} ms`,
+    );
+    console.log(
+      `messages/s   | cluster ${fmt(figures.messagesPerSecond, 0)} (p99 ${fmt(figures.p99, 2)} ms) | embedded ${fmt(embedded10?.perSecond ?? NaN, 0)} | ratio ${fmt(figures.messagesPerSecond / (embedded10?.perSecond ?? NaN), 2)}`,
+    );
+    console.log(
+      `fan-out ${sessions} | cluster p50 ${fmt(figures.fanout.p50, 2)} ms p99 ${fmt(figures.fanout.p99, 2)} ms (missing ${figures.fanout.missing}) | embedded p50 ${fmt(embeddedFanout?.p50 ?? NaN, 2)} ms p99 ${fmt(embeddedFanout?.p99 ?? NaN, 2)} ms`,
+    );
+    results.cluster = figures;
+  }
   writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 }
 
