@@ -3,9 +3,11 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { Stores } from '../runtime/ports/stores.js';
+import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
 import { GuildRuntime } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import * as channels from './guildChannels.js';
+import { handleExtension, isExtensionCommand } from './guildExtensionCommands.js';
 import * as invites from './guildInvites.js';
 import * as lifecycle from './guildLifecycle.js';
 import * as members from './guildMembers.js';
@@ -30,25 +32,27 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
   constructor(
     private readonly ctx: ActorContext,
     private readonly stores: Stores,
+    subscriptions: SubscriptionStore,
   ) {
     super();
-    this.#rt = new GuildRuntime(ctx, stores);
+    this.#rt = new GuildRuntime(ctx, stores, subscriptions);
   }
 
-  /** Loads the guild; a missing one stays unloaded, so every command but create_guild answers 404 10004. */
+  /**
+   * Loads the guild and its session subscriptions (stored, so a guild with subscribers may passivate
+   * and a guild re-activated on another node keeps fanning out). A missing guild stays unloaded, so
+   * every command but create_guild answers 404 10004.
+   */
   override async activate(): Promise<void> {
-    this.#rt.setState(await GuildState.load(this.ctx.key, this.stores));
-  }
-
-  /** Subscriptions live only in memory: a guild with subscribed sessions stays active. */
-  override canPassivate(): boolean {
-    return this.#rt.fanout.size === 0;
+    const [state] = await Promise.all([GuildState.load(this.ctx.key, this.stores), this.#rt.subscriptions.load()]);
+    this.#rt.setState(state);
   }
 
   async handle({ command }: GuildCommand): Promise<GuildReply> {
     const rt = this.#rt;
     if (command === undefined)
       throw new ValidationError({ _errors: [{ code: 'EMPTY_COMMAND', message: 'No command' }] });
+    if (isExtensionCommand(command)) return handleExtension(rt, this.ctx.key, command);
     switch (command.$case) {
       case 'createGuild':
         return lifecycle.createGuild(rt, this.ctx.key, command.createGuild);

@@ -5,8 +5,10 @@ import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
+import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
 import { GuildFanout, Intent, dispatchEvent } from './GuildFanout.js';
 import type { GuildState } from './GuildState.js';
+import { GuildSubscriptions } from './GuildSubscriptions.js';
 import { canView } from './guildPermissions.js';
 import { channelJson } from './guildJson.js';
 
@@ -45,14 +47,18 @@ export function parseBody<T>(body: string): T {
 export class GuildRuntime {
   #state: GuildState | undefined;
   readonly fanout: GuildFanout;
+  /** Subscribe and unsubscribe through this (it writes them through), never through `fanout`. */
+  readonly subscriptions: GuildSubscriptions;
 
   constructor(
     readonly ctx: ActorContext,
     readonly stores: Stores,
+    subscriptionStore: SubscriptionStore,
   ) {
     this.fanout = new GuildFanout((ids, event) => {
       ctx.fanOut(ids, event);
     });
+    this.subscriptions = new GuildSubscriptions(this.fanout, subscriptionStore, ctx.key);
   }
 
   /** The loaded guild; 404 10004 when it does not exist (or was deleted). */

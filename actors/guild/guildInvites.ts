@@ -7,6 +7,7 @@ import {
   UnknownEntityError,
   ValidationError,
 } from '../../src/domain/errors.js';
+import { isIndexKey } from '../../src/domain/codeIndex.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
 import type { InviteCreateBody } from '../../src/schemas/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
@@ -125,7 +126,10 @@ async function liveInvitesOf(rt: GuildRuntime, channelId?: string): Promise<Invi
   const invites = await rt.stores.guilds.listInvites(state.id);
   return invites.filter(
     (invite) =>
-      !isVanity(state, invite) && !inviteSpent(invite, now) && (!channelId || invite.channel_id === channelId),
+      !isVanity(state, invite) &&
+      !isIndexKey(invite.code) &&
+      !inviteSpent(invite, now) &&
+      (!channelId || invite.channel_id === channelId),
   );
 }
 

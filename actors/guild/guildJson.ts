@@ -1,14 +1,21 @@
 import type { ChannelRecord, GuildRecord, InviteRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import type { GuildState } from './GuildState.js';
+import { guildEmojisJson, guildStickersJson } from './expressionRecords.js';
 
 /** A JSON object as the wire carries it. */
 export type JsonObject = Record<string, unknown>;
 
 /**
- * Keys of GuildRecord.fields the actor keeps for itself (bans, welcome screen); never sent as guild
- * fields. Everything else in `fields` is a Discord guild field and goes out as is.
+ * Keys of GuildRecord.fields the actor keeps for itself (bans, welcome screen, expression and template
+ * records); never sent as guild fields. Everything else in `fields` is a Discord guild field and goes out as is.
  */
-export const PRIVATE_GUILD_FIELDS: ReadonlySet<string> = new Set(['bans', 'welcome_screen']);
+export const PRIVATE_GUILD_FIELDS: ReadonlySet<string> = new Set([
+  'bans',
+  'welcome_screen',
+  'emojis',
+  'stickers',
+  'template',
+]);
 
 /** Guild fields a new guild starts with (Discord's defaults for a fresh community-less guild). */
 export function defaultGuildFields(): JsonObject {
@@ -88,7 +95,7 @@ export function memberJson(member: MemberRecord): JsonObject {
     user: member.user,
     nick: member.nick,
     avatar: member.avatar,
-    banner: null,
+    banner: member.banner ?? null,
     roles: member.roles,
     joined_at: member.joined_at,
     premium_since: null,
@@ -161,8 +168,8 @@ export function guildJson(state: GuildState): JsonObject {
   return {
     ...guildFields(state.guild),
     roles: state.sortedRoles().map(roleJson),
-    emojis: [],
-    stickers: [],
+    emojis: guildEmojisJson(state.guild),
+    stickers: guildStickersJson(state.guild),
     channel_ordering: state.sortedChannels().map((c) => c.id),
   };
 }

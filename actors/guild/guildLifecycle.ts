@@ -9,7 +9,7 @@ import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import { ChannelType, newChannelRecord } from './guildChannelModel.js';
-import { defaultGuildFields, guildJson } from './guildJson.js';
+import { PRIVATE_GUILD_FIELDS, defaultGuildFields, guildJson } from './guildJson.js';
 import { requireGuildPermission, requireMember } from './guildPermissions.js';
 
 /** A public user snapshot from JSON the edge attached; `{id}` alone when it is missing or malformed. */
@@ -168,7 +168,8 @@ export async function updateGuild(rt: GuildRuntime, request: GuildBodyRequest): 
   const guild: GuildRecord = { ...state.guild, fields: { ...state.guild.fields } };
   let ownerChanged = false;
   for (const [key, value] of Object.entries(body)) {
-    if (value === undefined || key === 'guild_template_code') continue;
+    // Private records (bans, emojis, templates, ...) change only through their own commands.
+    if (value === undefined || key === 'guild_template_code' || PRIVATE_GUILD_FIELDS.has(key)) continue;
     if (key === 'name') {
       const name = String(value).trim();
       if (name.length < 2 || name.length > 100) {
@@ -212,7 +213,7 @@ export async function deleteGuild(rt: GuildRuntime, request: GuildRequest): Prom
   if (actorId !== state.ownerId) throw new MissingPermissionsError('OWNER');
   await rt.stores.guilds.deleteGuild(state.id);
   rt.emit('GUILD_DELETE', { id: state.id }, Intent.GUILDS);
-  rt.fanout.clear();
+  await rt.subscriptions.clear();
   for (const userId of state.members.keys()) rt.tellUser(userId, false);
   for (const channelId of state.channels.keys()) rt.tellChannelChanged(channelId, undefined);
   rt.setState(undefined);

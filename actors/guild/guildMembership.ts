@@ -62,7 +62,7 @@ export async function dropMember(rt: GuildRuntime, member: MemberRecord): Promis
     rt.fanout.sessionsOf(member.user_id),
     dispatchEvent('GUILD_DELETE', { id: state.id }, Intent.GUILDS),
   );
-  rt.fanout.unsubscribeUser(member.user_id);
+  await rt.subscriptions.unsubscribeUser(member.user_id);
   rt.emit('GUILD_MEMBER_REMOVE', { guild_id: state.id, user: member.user }, Intent.GUILD_MEMBERS);
   rt.tellUser(member.user_id, false);
   rt.permissionsChanged();

@@ -72,13 +72,16 @@ export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<G
     channel.last_message_id = record.last_message_id;
     channel.last_pin_timestamp = record.last_pin_timestamp;
   }
-  rt.fanout.subscribe(command.sessionId, command.userId, BigInt(command.intents || '0'));
+  await rt.subscriptions.subscribe(command.sessionId, command.userId, BigInt(command.intents || '0'));
   return jsonReply(guildCreatePayload(state, command.userId));
 }
 
-/** unsubscribe: the session no longer gets this guild's dispatches (idempotent, even for a deleted guild). */
-export function unsubscribe(rt: GuildRuntime, command: Unsubscribe): GuildReply {
-  rt.fanout.unsubscribe(command.sessionId);
+/**
+ * unsubscribe: the session no longer gets this guild's dispatches (idempotent, even for a deleted
+ * guild). Sent by the session when it ends, and by the system when a fan-out found the session gone.
+ */
+export async function unsubscribe(rt: GuildRuntime, command: Unsubscribe): Promise<GuildReply> {
+  await rt.subscriptions.unsubscribe([command.sessionId]);
   return emptyReply();
 }
 

@@ -134,6 +134,8 @@ const UNKNOWN = {
   emoji: 10_014,
   webhook: 10_015,
   ban: 10_026,
+  sku: 10_027,
+  'store listing': 10_028,
   sticker: 10_060,
   template: 10_057,
   session: 0,

@@ -52,7 +52,10 @@ export function parseMultipart(raw: Buffer, contentType: string): MultipartBody 
   const fields = new Map<string, string>();
   const files: UploadedFile[] = [];
   let start = body.indexOf(delimiter);
-  if (start < 0) throw invalid('Multipart body does not contain its boundary');
+  if (start < 0) {
+    if (raw.length === 0) return { fields, files };
+    throw invalid('Multipart body does not contain its boundary');
+  }
   let parts = 0;
   for (;;) {
     const afterDelimiter = start + delimiter.length;

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
-import { BadRequestError, PayloadTooLargeError, ValidationError } from '../domain/errors.js';
+import { BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
+import { parseMultipart } from './multipart.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -16,23 +17,11 @@ async function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Pro
   return Buffer.concat(chunks);
 }
 
-/** Extracts `payload_json` from a multipart body (discord.js sends files that way). */
-function payloadFromMultipart(raw: Buffer, contentType: string): string | undefined {
-  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  const marker = boundary?.[1] ?? boundary?.[2];
-  if (!marker) throw ValidationError.field('payload_json', 'MULTIPART_INVALID', 'Multipart body has no boundary');
-  for (const part of raw.toString('utf8').split(`--${marker}`)) {
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) continue;
-    const headers = part.slice(0, split);
-    if (/name="payload_json"/i.test(headers)) return part.slice(split + 4).replace(/\r\n$/, '');
-  }
-  return undefined;
-}
-
 /**
- * Reads and parses the JSON body (or a multipart body's payload_json), capped at `maxBytes`:
- * larger → 413 (40005); malformed JSON → 400 (50109). The parsed value is `ctx.request.body`.
+ * Reads and parses the JSON body, capped at `maxBytes`: larger → 413 (40005); malformed JSON → 400
+ * (50109). The parsed value is `ctx.request.body`. A multipart body gives its `payload_json` part,
+ * or, without one, its text fields as an object of strings (discord.js sends sticker uploads that
+ * way); its file parts are `ctx.request.files` (bounded by the same cap).
  */
 export function readBody(maxBytes: number): Middleware {
   return async (ctx, next) => {
@@ -40,8 +29,13 @@ export function readBody(maxBytes: number): Middleware {
       const raw = await readCapped(ctx, maxBytes);
       const contentType = ctx.get('content-type');
       let text: string | undefined = raw.length > 0 ? raw.toString('utf8') : undefined;
-      if (/^multipart\/form-data/i.test(contentType)) text = payloadFromMultipart(raw, contentType);
       let body: unknown = undefined;
+      if (/^multipart\/form-data/i.test(contentType)) {
+        const { fields, files } = parseMultipart(raw, contentType);
+        text = fields.get('payload_json');
+        if (text === undefined && fields.size > 0) body = Object.fromEntries(fields);
+        (ctx.request as { files?: unknown }).files = files;
+      }
       if (text !== undefined && text.trim() !== '') {
         try {
           body = JSON.parse(text);

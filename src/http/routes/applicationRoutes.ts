@@ -139,7 +139,7 @@ function oauthRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
         authorizeApplication: { caller, applicationId, body },
       }),
     );
-    const location = `${deps.http.publicUrl || ctx.origin}/oauth2/authorized`;
+    const location = `${deps.http.publicUrl || `${ctx.protocol}://${ctx.host}`}/oauth2/authorized`;
     sendObject(ctx, { location: outcome?.['authorized'] === true ? location : `${location}?error=access_denied` });
   });
 }

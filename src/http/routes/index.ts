@@ -1,6 +1,10 @@
 import type { Router } from '@koa/router';
 import type { EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { instanceRoutes } from './instanceRoutes.js';
+import { instanceCompatRoutes } from './instanceCompatRoutes.js';
+import { expressionRoutes } from './expressionRoutes.js';
+import { guildExtrasRoutes } from './guildExtrasRoutes.js';
+import { templateRoutes } from './templateRoutes.js';
 import { channelRoutes } from './channelRoutes.js';
 import { guildRoutes } from './guildRoutes.js';
 import { guildSettingsRoutes } from './guildSettingsRoutes.js';
@@ -23,6 +27,7 @@ export type RouteModule = (router: Router<EdgeState>, deps: EdgeDeps) => void;
 /** Every resource's routes, in mount order. */
 export const ROUTE_MODULES: readonly RouteModule[] = [
   instanceRoutes,
+  instanceCompatRoutes,
   authRoutes,
   // Before userRoutes: its "/users/{id}/..." routes would otherwise take "/users/@me/...".
   userSocialRoutes,
@@ -33,6 +38,10 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   pinRoutes,
   reactionRoutes,
   messageRoutes,
+  // Before guildRoutes and roleRoutes: "/guilds/templates/{code}" and "/roles/member-counts" are literal paths.
+  templateRoutes,
+  guildExtrasRoutes,
+  expressionRoutes,
   guildRoutes,
   guildSettingsRoutes,
   roleRoutes,

@@ -3,6 +3,7 @@ import { SessionActor } from '../../../actors/session/SessionActor.js';
 import type { SessionCommand, SessionReply } from '../../../proto/gen/chorus/v1/session.js';
 import { UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { signToken } from '../../../src/domain/tokens.js';
+import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
 import { ALL_INTENTS, FakeContext, GUILD_A, GUILD_B, SECRET, token, USER } from './FakeSessionContext.js';
 
 const socket = (socketId: string): { nodeId: string; socketId: string } => ({ nodeId: 'node@1', socketId });
@@ -34,13 +35,17 @@ const detach = (socketId: string, invalidate = false): SessionCommand => ({
   command: { $case: 'detach', detach: { socketId, invalidate } },
 });
 
-function sessionWith(ctx: FakeContext, resumeBufferSize = 100): SessionActor {
-  return new SessionActor(ctx, {
-    resumeWindowMs: 60_000,
-    resumeBufferSize,
-    tokenSecret: SECRET,
-    gatewayUrl: 'ws://gw',
-  });
+function sessionWith(ctx: FakeContext, resumeBufferSize = 100, store = new InMemorySessionStore(ctx.clock)): SessionActor {
+  return new SessionActor(
+    ctx,
+    {
+      resumeWindowMs: 60_000,
+      resumeBufferSize,
+      tokenSecret: SECRET,
+      gatewayUrl: 'ws://gw',
+    },
+    store,
+  );
 }
 
 async function identified(
@@ -195,7 +200,7 @@ describe('SessionActor', () => {
       const { ctx, session } = await identified();
       await session.handle(detach('s1'));
       assert.equal(session.canPassivate(), false);
-      const timer = ctx.timers[0];
+      const timer = ctx.timers.find((armed) => JSON.stringify(armed.command).includes('expire'));
       assert.equal(timer?.delayMs, 60_000);
       ctx.clock.advance(60_000);
       await session.handle(timer?.command as SessionCommand);

@@ -70,7 +70,39 @@ export interface GuildCommand {
      */
     | { $case: 'checkPermission'; checkPermission: PermissionCheck } //
     /** Public widget.json (no caller): 403 50004 when the widget is disabled. */
-    | { $case: 'getWidgetJson'; getWidgetJson: GuildRequest }
+    | { $case: 'getWidgetJson'; getWidgetJson: GuildRequest } //
+    /** Emojis and stickers (kept in the guild record as bounded lists). target_id = the emoji or sticker. */
+    | { $case: 'listEmojis'; listEmojis: GuildRequest }
+    | { $case: 'getEmoji'; getEmoji: ExpressionTarget }
+    | { $case: 'createEmoji'; createEmoji: GuildBodyRequest }
+    | { $case: 'updateEmoji'; updateEmoji: ExpressionTarget }
+    | { $case: 'deleteEmoji'; deleteEmoji: ExpressionTarget }
+    | { $case: 'listStickers'; listStickers: GuildRequest } //
+    /** public_view: GET /stickers/{id}, which any signed-in user may read. */
+    | { $case: 'getSticker'; getSticker: ExpressionTarget }
+    | { $case: 'createSticker'; createSticker: CreateSticker }
+    | { $case: 'updateSticker'; updateSticker: ExpressionTarget }
+    | { $case: 'deleteSticker'; deleteSticker: ExpressionTarget } //
+    /** Guild templates: one per guild, a snapshot of roles and channels kept in the guild record. */
+    | { $case: 'listTemplates'; listTemplates: GuildRequest }
+    | { $case: 'createTemplate'; createTemplate: GuildBodyRequest }
+    | { $case: 'syncTemplate'; syncTemplate: TemplateTarget }
+    | { $case: 'updateTemplate'; updateTemplate: TemplateTarget }
+    | { $case: 'deleteTemplate'; deleteTemplate: TemplateTarget } //
+    /** GET /guilds/templates/{code}: any signed-in user. */
+    | { $case: 'getTemplate'; getTemplate: TemplateTarget } //
+    /** To the new guild's actor: creates it from a template document (the source guild's get_template reply). */
+    | { $case: 'createFromTemplate'; createFromTemplate: CreateFromTemplate } //
+    /** To the source guild after a guild was created from its template: counts the use. */
+    | { $case: 'templateUsed'; templateUsed: TemplateTarget }
+    | { $case: 'getPreview'; getPreview: GuildRequest }
+    | { $case: 'roleMemberCounts'; roleMemberCounts: GuildRequest } //
+    /** PATCH /guilds/{id}/profile/{member_id}: MemberChangeProfileSchema, the caller's own profile only. */
+    | { $case: 'updateMemberProfile'; updateMemberProfile: MemberTarget } //
+    /** PUT /guilds/{id}/members/{user_id}: adds a user without an invite (the owner with right ADD_MEMBERS). */
+    | { $case: 'putMember'; putMember: PutMember } //
+    /** PATCH /guilds/{id}/voice-states/{user_id}: VoiceStateUpdateSchema, checked against the member. */
+    | { $case: 'updateVoiceState'; updateVoiceState: MemberTarget }
     | undefined;
 }
 
@@ -229,6 +261,46 @@ export interface PermissionCheck {
   channelId: string;
 }
 
+export interface ExpressionTarget {
+  caller?: Caller | undefined;
+  /** The emoji or sticker id. */
+  id: string;
+  body: string;
+  /** get_sticker only: any signed-in user may read it (GET /stickers/{id}), not just members. */
+  publicView: boolean;
+}
+
+/** POST /guilds/{id}/stickers: the edge reads the uploaded file and sends only its kind (no bytes). */
+export interface CreateSticker {
+  caller?: Caller | undefined;
+  /** ModifyGuildStickerSchema body. */
+  body: string;
+  /** Discord sticker format: 1 PNG, 2 APNG, 3 LOTTIE, 4 GIF. */
+  formatType: number;
+}
+
+export interface TemplateTarget {
+  caller?: Caller | undefined;
+  code: string;
+  body: string;
+}
+
+export interface CreateFromTemplate {
+  caller?: Caller | undefined;
+  /** The template object as get_template answered it (with serialized_source_guild). */
+  templateJson: string;
+  /** GuildTemplateCreateSchema body. */
+  body: string;
+  ownerUserJson: string;
+}
+
+export interface PutMember {
+  caller?: Caller | undefined;
+  userId: string;
+  /** The added user's public record as JSON. */
+  userJson: string;
+}
+
 function createBaseGuildCommand(): GuildCommand {
   return { command: undefined };
 }
@@ -385,6 +457,75 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'getWidgetJson':
         GuildRequest.encode(message.command.getWidgetJson, writer.uint32(402).fork()).join();
+        break;
+      case 'listEmojis':
+        GuildRequest.encode(message.command.listEmojis, writer.uint32(410).fork()).join();
+        break;
+      case 'getEmoji':
+        ExpressionTarget.encode(message.command.getEmoji, writer.uint32(418).fork()).join();
+        break;
+      case 'createEmoji':
+        GuildBodyRequest.encode(message.command.createEmoji, writer.uint32(426).fork()).join();
+        break;
+      case 'updateEmoji':
+        ExpressionTarget.encode(message.command.updateEmoji, writer.uint32(434).fork()).join();
+        break;
+      case 'deleteEmoji':
+        ExpressionTarget.encode(message.command.deleteEmoji, writer.uint32(442).fork()).join();
+        break;
+      case 'listStickers':
+        GuildRequest.encode(message.command.listStickers, writer.uint32(450).fork()).join();
+        break;
+      case 'getSticker':
+        ExpressionTarget.encode(message.command.getSticker, writer.uint32(458).fork()).join();
+        break;
+      case 'createSticker':
+        CreateSticker.encode(message.command.createSticker, writer.uint32(466).fork()).join();
+        break;
+      case 'updateSticker':
+        ExpressionTarget.encode(message.command.updateSticker, writer.uint32(474).fork()).join();
+        break;
+      case 'deleteSticker':
+        ExpressionTarget.encode(message.command.deleteSticker, writer.uint32(482).fork()).join();
+        break;
+      case 'listTemplates':
+        GuildRequest.encode(message.command.listTemplates, writer.uint32(490).fork()).join();
+        break;
+      case 'createTemplate':
+        GuildBodyRequest.encode(message.command.createTemplate, writer.uint32(498).fork()).join();
+        break;
+      case 'syncTemplate':
+        TemplateTarget.encode(message.command.syncTemplate, writer.uint32(506).fork()).join();
+        break;
+      case 'updateTemplate':
+        TemplateTarget.encode(message.command.updateTemplate, writer.uint32(514).fork()).join();
+        break;
+      case 'deleteTemplate':
+        TemplateTarget.encode(message.command.deleteTemplate, writer.uint32(522).fork()).join();
+        break;
+      case 'getTemplate':
+        TemplateTarget.encode(message.command.getTemplate, writer.uint32(530).fork()).join();
+        break;
+      case 'createFromTemplate':
+        CreateFromTemplate.encode(message.command.createFromTemplate, writer.uint32(538).fork()).join();
+        break;
+      case 'templateUsed':
+        TemplateTarget.encode(message.command.templateUsed, writer.uint32(546).fork()).join();
+        break;
+      case 'getPreview':
+        GuildRequest.encode(message.command.getPreview, writer.uint32(554).fork()).join();
+        break;
+      case 'roleMemberCounts':
+        GuildRequest.encode(message.command.roleMemberCounts, writer.uint32(562).fork()).join();
+        break;
+      case 'updateMemberProfile':
+        MemberTarget.encode(message.command.updateMemberProfile, writer.uint32(570).fork()).join();
+        break;
+      case 'putMember':
+        PutMember.encode(message.command.putMember, writer.uint32(578).fork()).join();
+        break;
+      case 'updateVoiceState':
+        MemberTarget.encode(message.command.updateVoiceState, writer.uint32(586).fork()).join();
         break;
     }
     return writer;
@@ -831,6 +972,217 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             }
 
             message.command = { $case: 'getWidgetJson', getWidgetJson: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 51: {
+            if (tag !== 410) {
+              break;
+            }
+
+            message.command = { $case: 'listEmojis', listEmojis: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 52: {
+            if (tag !== 418) {
+              break;
+            }
+
+            message.command = { $case: 'getEmoji', getEmoji: ExpressionTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 53: {
+            if (tag !== 426) {
+              break;
+            }
+
+            message.command = { $case: 'createEmoji', createEmoji: GuildBodyRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 54: {
+            if (tag !== 434) {
+              break;
+            }
+
+            message.command = { $case: 'updateEmoji', updateEmoji: ExpressionTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 55: {
+            if (tag !== 442) {
+              break;
+            }
+
+            message.command = { $case: 'deleteEmoji', deleteEmoji: ExpressionTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 56: {
+            if (tag !== 450) {
+              break;
+            }
+
+            message.command = { $case: 'listStickers', listStickers: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 57: {
+            if (tag !== 458) {
+              break;
+            }
+
+            message.command = { $case: 'getSticker', getSticker: ExpressionTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 58: {
+            if (tag !== 466) {
+              break;
+            }
+
+            message.command = { $case: 'createSticker', createSticker: CreateSticker.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 59: {
+            if (tag !== 474) {
+              break;
+            }
+
+            message.command = {
+              $case: 'updateSticker',
+              updateSticker: ExpressionTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.command = {
+              $case: 'deleteSticker',
+              deleteSticker: ExpressionTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 61: {
+            if (tag !== 490) {
+              break;
+            }
+
+            message.command = { $case: 'listTemplates', listTemplates: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 62: {
+            if (tag !== 498) {
+              break;
+            }
+
+            message.command = {
+              $case: 'createTemplate',
+              createTemplate: GuildBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 63: {
+            if (tag !== 506) {
+              break;
+            }
+
+            message.command = { $case: 'syncTemplate', syncTemplate: TemplateTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 64: {
+            if (tag !== 514) {
+              break;
+            }
+
+            message.command = {
+              $case: 'updateTemplate',
+              updateTemplate: TemplateTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 65: {
+            if (tag !== 522) {
+              break;
+            }
+
+            message.command = {
+              $case: 'deleteTemplate',
+              deleteTemplate: TemplateTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 66: {
+            if (tag !== 530) {
+              break;
+            }
+
+            message.command = { $case: 'getTemplate', getTemplate: TemplateTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 67: {
+            if (tag !== 538) {
+              break;
+            }
+
+            message.command = {
+              $case: 'createFromTemplate',
+              createFromTemplate: CreateFromTemplate.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 68: {
+            if (tag !== 546) {
+              break;
+            }
+
+            message.command = { $case: 'templateUsed', templateUsed: TemplateTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 69: {
+            if (tag !== 554) {
+              break;
+            }
+
+            message.command = { $case: 'getPreview', getPreview: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 70: {
+            if (tag !== 562) {
+              break;
+            }
+
+            message.command = {
+              $case: 'roleMemberCounts',
+              roleMemberCounts: GuildRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 71: {
+            if (tag !== 570) {
+              break;
+            }
+
+            message.command = {
+              $case: 'updateMemberProfile',
+              updateMemberProfile: MemberTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 72: {
+            if (tag !== 578) {
+              break;
+            }
+
+            message.command = { $case: 'putMember', putMember: PutMember.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 73: {
+            if (tag !== 586) {
+              break;
+            }
+
+            message.command = {
+              $case: 'updateVoiceState',
+              updateVoiceState: MemberTarget.decode(reader, reader.uint32()),
+            };
             continue;
           }
         }
@@ -1651,7 +2003,513 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                               object.get_widget_json,
                                                                                                                                                                                                             ),
                                                                                                                                                                                                         }
-                                                                                                                                                                                                      : undefined,
+                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                            object.listEmojis,
+                                                                                                                                                                                                          )
+                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                              'listEmojis',
+                                                                                                                                                                                                            listEmojis:
+                                                                                                                                                                                                              GuildRequest.fromJSON(
+                                                                                                                                                                                                                object.listEmojis,
+                                                                                                                                                                                                              ),
+                                                                                                                                                                                                          }
+                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                              object.list_emojis,
+                                                                                                                                                                                                            )
+                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                'listEmojis',
+                                                                                                                                                                                                              listEmojis:
+                                                                                                                                                                                                                GuildRequest.fromJSON(
+                                                                                                                                                                                                                  object.list_emojis,
+                                                                                                                                                                                                                ),
+                                                                                                                                                                                                            }
+                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                object.getEmoji,
+                                                                                                                                                                                                              )
+                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                  'getEmoji',
+                                                                                                                                                                                                                getEmoji:
+                                                                                                                                                                                                                  ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                    object.getEmoji,
+                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                              }
+                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                  object.get_emoji,
+                                                                                                                                                                                                                )
+                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                    'getEmoji',
+                                                                                                                                                                                                                  getEmoji:
+                                                                                                                                                                                                                    ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                      object.get_emoji,
+                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                }
+                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                    object.createEmoji,
+                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                      'createEmoji',
+                                                                                                                                                                                                                    createEmoji:
+                                                                                                                                                                                                                      GuildBodyRequest.fromJSON(
+                                                                                                                                                                                                                        object.createEmoji,
+                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                      object.create_emoji,
+                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                        'createEmoji',
+                                                                                                                                                                                                                      createEmoji:
+                                                                                                                                                                                                                        GuildBodyRequest.fromJSON(
+                                                                                                                                                                                                                          object.create_emoji,
+                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                        object.updateEmoji,
+                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                          'updateEmoji',
+                                                                                                                                                                                                                        updateEmoji:
+                                                                                                                                                                                                                          ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                            object.updateEmoji,
+                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                          object.update_emoji,
+                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                            'updateEmoji',
+                                                                                                                                                                                                                          updateEmoji:
+                                                                                                                                                                                                                            ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                              object.update_emoji,
+                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                            object.deleteEmoji,
+                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                              'deleteEmoji',
+                                                                                                                                                                                                                            deleteEmoji:
+                                                                                                                                                                                                                              ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                object.deleteEmoji,
+                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                              object.delete_emoji,
+                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                'deleteEmoji',
+                                                                                                                                                                                                                              deleteEmoji:
+                                                                                                                                                                                                                                ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                  object.delete_emoji,
+                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                object.listStickers,
+                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                  'listStickers',
+                                                                                                                                                                                                                                listStickers:
+                                                                                                                                                                                                                                  GuildRequest.fromJSON(
+                                                                                                                                                                                                                                    object.listStickers,
+                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                  object.list_stickers,
+                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                    'listStickers',
+                                                                                                                                                                                                                                  listStickers:
+                                                                                                                                                                                                                                    GuildRequest.fromJSON(
+                                                                                                                                                                                                                                      object.list_stickers,
+                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                    object.getSticker,
+                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                      'getSticker',
+                                                                                                                                                                                                                                    getSticker:
+                                                                                                                                                                                                                                      ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                        object.getSticker,
+                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                      object.get_sticker,
+                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                        'getSticker',
+                                                                                                                                                                                                                                      getSticker:
+                                                                                                                                                                                                                                        ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                          object.get_sticker,
+                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                        object.createSticker,
+                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                          'createSticker',
+                                                                                                                                                                                                                                        createSticker:
+                                                                                                                                                                                                                                          CreateSticker.fromJSON(
+                                                                                                                                                                                                                                            object.createSticker,
+                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                          object.create_sticker,
+                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                            'createSticker',
+                                                                                                                                                                                                                                          createSticker:
+                                                                                                                                                                                                                                            CreateSticker.fromJSON(
+                                                                                                                                                                                                                                              object.create_sticker,
+                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                            object.updateSticker,
+                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                              'updateSticker',
+                                                                                                                                                                                                                                            updateSticker:
+                                                                                                                                                                                                                                              ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                                object.updateSticker,
+                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                              object.update_sticker,
+                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                'updateSticker',
+                                                                                                                                                                                                                                              updateSticker:
+                                                                                                                                                                                                                                                ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                                  object.update_sticker,
+                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                object.deleteSticker,
+                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                  'deleteSticker',
+                                                                                                                                                                                                                                                deleteSticker:
+                                                                                                                                                                                                                                                  ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                                    object.deleteSticker,
+                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                  object.delete_sticker,
+                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                    'deleteSticker',
+                                                                                                                                                                                                                                                  deleteSticker:
+                                                                                                                                                                                                                                                    ExpressionTarget.fromJSON(
+                                                                                                                                                                                                                                                      object.delete_sticker,
+                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                    object.listTemplates,
+                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                      'listTemplates',
+                                                                                                                                                                                                                                                    listTemplates:
+                                                                                                                                                                                                                                                      GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                        object.listTemplates,
+                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                      object.list_templates,
+                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                        'listTemplates',
+                                                                                                                                                                                                                                                      listTemplates:
+                                                                                                                                                                                                                                                        GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                          object.list_templates,
+                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                                        object.createTemplate,
+                                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                                          'createTemplate',
+                                                                                                                                                                                                                                                        createTemplate:
+                                                                                                                                                                                                                                                          GuildBodyRequest.fromJSON(
+                                                                                                                                                                                                                                                            object.createTemplate,
+                                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                                          object.create_template,
+                                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                                            'createTemplate',
+                                                                                                                                                                                                                                                          createTemplate:
+                                                                                                                                                                                                                                                            GuildBodyRequest.fromJSON(
+                                                                                                                                                                                                                                                              object.create_template,
+                                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                                            object.syncTemplate,
+                                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                                              'syncTemplate',
+                                                                                                                                                                                                                                                            syncTemplate:
+                                                                                                                                                                                                                                                              TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                object.syncTemplate,
+                                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                                              object.sync_template,
+                                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                                'syncTemplate',
+                                                                                                                                                                                                                                                              syncTemplate:
+                                                                                                                                                                                                                                                                TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                  object.sync_template,
+                                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                                object.updateTemplate,
+                                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                                  'updateTemplate',
+                                                                                                                                                                                                                                                                updateTemplate:
+                                                                                                                                                                                                                                                                  TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                    object.updateTemplate,
+                                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                                  object.update_template,
+                                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                                    'updateTemplate',
+                                                                                                                                                                                                                                                                  updateTemplate:
+                                                                                                                                                                                                                                                                    TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                      object.update_template,
+                                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                                    object.deleteTemplate,
+                                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                                      'deleteTemplate',
+                                                                                                                                                                                                                                                                    deleteTemplate:
+                                                                                                                                                                                                                                                                      TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                        object.deleteTemplate,
+                                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                                      object.delete_template,
+                                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                                        'deleteTemplate',
+                                                                                                                                                                                                                                                                      deleteTemplate:
+                                                                                                                                                                                                                                                                        TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                          object.delete_template,
+                                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                                                        object.getTemplate,
+                                                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                                                          'getTemplate',
+                                                                                                                                                                                                                                                                        getTemplate:
+                                                                                                                                                                                                                                                                          TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                            object.getTemplate,
+                                                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                                                          object.get_template,
+                                                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                                                            'getTemplate',
+                                                                                                                                                                                                                                                                          getTemplate:
+                                                                                                                                                                                                                                                                            TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                              object.get_template,
+                                                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                                                            object.createFromTemplate,
+                                                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                                                              'createFromTemplate',
+                                                                                                                                                                                                                                                                            createFromTemplate:
+                                                                                                                                                                                                                                                                              CreateFromTemplate.fromJSON(
+                                                                                                                                                                                                                                                                                object.createFromTemplate,
+                                                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                                                              object.create_from_template,
+                                                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                                                'createFromTemplate',
+                                                                                                                                                                                                                                                                              createFromTemplate:
+                                                                                                                                                                                                                                                                                CreateFromTemplate.fromJSON(
+                                                                                                                                                                                                                                                                                  object.create_from_template,
+                                                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                                                object.templateUsed,
+                                                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                                                  'templateUsed',
+                                                                                                                                                                                                                                                                                templateUsed:
+                                                                                                                                                                                                                                                                                  TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                                    object.templateUsed,
+                                                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                                                  object.template_used,
+                                                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                                                    'templateUsed',
+                                                                                                                                                                                                                                                                                  templateUsed:
+                                                                                                                                                                                                                                                                                    TemplateTarget.fromJSON(
+                                                                                                                                                                                                                                                                                      object.template_used,
+                                                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                                                    object.getPreview,
+                                                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                                                      'getPreview',
+                                                                                                                                                                                                                                                                                    getPreview:
+                                                                                                                                                                                                                                                                                      GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                        object.getPreview,
+                                                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                                                      object.get_preview,
+                                                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                                                        'getPreview',
+                                                                                                                                                                                                                                                                                      getPreview:
+                                                                                                                                                                                                                                                                                        GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                          object.get_preview,
+                                                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                                                                        object.roleMemberCounts,
+                                                                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                                                                          'roleMemberCounts',
+                                                                                                                                                                                                                                                                                        roleMemberCounts:
+                                                                                                                                                                                                                                                                                          GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                            object.roleMemberCounts,
+                                                                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                                                                          object.role_member_counts,
+                                                                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                                                                            'roleMemberCounts',
+                                                                                                                                                                                                                                                                                          roleMemberCounts:
+                                                                                                                                                                                                                                                                                            GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                              object.role_member_counts,
+                                                                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                                                                            object.updateMemberProfile,
+                                                                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                                                                              'updateMemberProfile',
+                                                                                                                                                                                                                                                                                            updateMemberProfile:
+                                                                                                                                                                                                                                                                                              MemberTarget.fromJSON(
+                                                                                                                                                                                                                                                                                                object.updateMemberProfile,
+                                                                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                                                                              object.update_member_profile,
+                                                                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                                                                'updateMemberProfile',
+                                                                                                                                                                                                                                                                                              updateMemberProfile:
+                                                                                                                                                                                                                                                                                                MemberTarget.fromJSON(
+                                                                                                                                                                                                                                                                                                  object.update_member_profile,
+                                                                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                                                                object.putMember,
+                                                                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                                                                  'putMember',
+                                                                                                                                                                                                                                                                                                putMember:
+                                                                                                                                                                                                                                                                                                  PutMember.fromJSON(
+                                                                                                                                                                                                                                                                                                    object.putMember,
+                                                                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                                                                  object.put_member,
+                                                                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                                                                    'putMember',
+                                                                                                                                                                                                                                                                                                  putMember:
+                                                                                                                                                                                                                                                                                                    PutMember.fromJSON(
+                                                                                                                                                                                                                                                                                                      object.put_member,
+                                                                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                                                                    object.updateVoiceState,
+                                                                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                                                                      'updateVoiceState',
+                                                                                                                                                                                                                                                                                                    updateVoiceState:
+                                                                                                                                                                                                                                                                                                      MemberTarget.fromJSON(
+                                                                                                                                                                                                                                                                                                        object.updateVoiceState,
+                                                                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                                                                      object.update_voice_state,
+                                                                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                                                                        'updateVoiceState',
+                                                                                                                                                                                                                                                                                                      updateVoiceState:
+                                                                                                                                                                                                                                                                                                        MemberTarget.fromJSON(
+                                                                                                                                                                                                                                                                                                          object.update_voice_state,
+                                                                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                                                  : undefined,
     };
   },
 
@@ -1757,6 +2615,52 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.checkPermission = PermissionCheck.toJSON(message.command.checkPermission);
     } else if (message.command?.$case === 'getWidgetJson') {
       obj.getWidgetJson = GuildRequest.toJSON(message.command.getWidgetJson);
+    } else if (message.command?.$case === 'listEmojis') {
+      obj.listEmojis = GuildRequest.toJSON(message.command.listEmojis);
+    } else if (message.command?.$case === 'getEmoji') {
+      obj.getEmoji = ExpressionTarget.toJSON(message.command.getEmoji);
+    } else if (message.command?.$case === 'createEmoji') {
+      obj.createEmoji = GuildBodyRequest.toJSON(message.command.createEmoji);
+    } else if (message.command?.$case === 'updateEmoji') {
+      obj.updateEmoji = ExpressionTarget.toJSON(message.command.updateEmoji);
+    } else if (message.command?.$case === 'deleteEmoji') {
+      obj.deleteEmoji = ExpressionTarget.toJSON(message.command.deleteEmoji);
+    } else if (message.command?.$case === 'listStickers') {
+      obj.listStickers = GuildRequest.toJSON(message.command.listStickers);
+    } else if (message.command?.$case === 'getSticker') {
+      obj.getSticker = ExpressionTarget.toJSON(message.command.getSticker);
+    } else if (message.command?.$case === 'createSticker') {
+      obj.createSticker = CreateSticker.toJSON(message.command.createSticker);
+    } else if (message.command?.$case === 'updateSticker') {
+      obj.updateSticker = ExpressionTarget.toJSON(message.command.updateSticker);
+    } else if (message.command?.$case === 'deleteSticker') {
+      obj.deleteSticker = ExpressionTarget.toJSON(message.command.deleteSticker);
+    } else if (message.command?.$case === 'listTemplates') {
+      obj.listTemplates = GuildRequest.toJSON(message.command.listTemplates);
+    } else if (message.command?.$case === 'createTemplate') {
+      obj.createTemplate = GuildBodyRequest.toJSON(message.command.createTemplate);
+    } else if (message.command?.$case === 'syncTemplate') {
+      obj.syncTemplate = TemplateTarget.toJSON(message.command.syncTemplate);
+    } else if (message.command?.$case === 'updateTemplate') {
+      obj.updateTemplate = TemplateTarget.toJSON(message.command.updateTemplate);
+    } else if (message.command?.$case === 'deleteTemplate') {
+      obj.deleteTemplate = TemplateTarget.toJSON(message.command.deleteTemplate);
+    } else if (message.command?.$case === 'getTemplate') {
+      obj.getTemplate = TemplateTarget.toJSON(message.command.getTemplate);
+    } else if (message.command?.$case === 'createFromTemplate') {
+      obj.createFromTemplate = CreateFromTemplate.toJSON(message.command.createFromTemplate);
+    } else if (message.command?.$case === 'templateUsed') {
+      obj.templateUsed = TemplateTarget.toJSON(message.command.templateUsed);
+    } else if (message.command?.$case === 'getPreview') {
+      obj.getPreview = GuildRequest.toJSON(message.command.getPreview);
+    } else if (message.command?.$case === 'roleMemberCounts') {
+      obj.roleMemberCounts = GuildRequest.toJSON(message.command.roleMemberCounts);
+    } else if (message.command?.$case === 'updateMemberProfile') {
+      obj.updateMemberProfile = MemberTarget.toJSON(message.command.updateMemberProfile);
+    } else if (message.command?.$case === 'putMember') {
+      obj.putMember = PutMember.toJSON(message.command.putMember);
+    } else if (message.command?.$case === 'updateVoiceState') {
+      obj.updateVoiceState = MemberTarget.toJSON(message.command.updateVoiceState);
     }
     return obj;
   },
@@ -2144,6 +3048,201 @@ export const GuildCommand: MessageFns<GuildCommand> = {
           message.command = {
             $case: 'getWidgetJson',
             getWidgetJson: GuildRequest.fromPartial(object.command.getWidgetJson),
+          };
+        }
+        break;
+      }
+      case 'listEmojis': {
+        if (object.command?.listEmojis !== undefined && object.command?.listEmojis !== null) {
+          message.command = { $case: 'listEmojis', listEmojis: GuildRequest.fromPartial(object.command.listEmojis) };
+        }
+        break;
+      }
+      case 'getEmoji': {
+        if (object.command?.getEmoji !== undefined && object.command?.getEmoji !== null) {
+          message.command = { $case: 'getEmoji', getEmoji: ExpressionTarget.fromPartial(object.command.getEmoji) };
+        }
+        break;
+      }
+      case 'createEmoji': {
+        if (object.command?.createEmoji !== undefined && object.command?.createEmoji !== null) {
+          message.command = {
+            $case: 'createEmoji',
+            createEmoji: GuildBodyRequest.fromPartial(object.command.createEmoji),
+          };
+        }
+        break;
+      }
+      case 'updateEmoji': {
+        if (object.command?.updateEmoji !== undefined && object.command?.updateEmoji !== null) {
+          message.command = {
+            $case: 'updateEmoji',
+            updateEmoji: ExpressionTarget.fromPartial(object.command.updateEmoji),
+          };
+        }
+        break;
+      }
+      case 'deleteEmoji': {
+        if (object.command?.deleteEmoji !== undefined && object.command?.deleteEmoji !== null) {
+          message.command = {
+            $case: 'deleteEmoji',
+            deleteEmoji: ExpressionTarget.fromPartial(object.command.deleteEmoji),
+          };
+        }
+        break;
+      }
+      case 'listStickers': {
+        if (object.command?.listStickers !== undefined && object.command?.listStickers !== null) {
+          message.command = {
+            $case: 'listStickers',
+            listStickers: GuildRequest.fromPartial(object.command.listStickers),
+          };
+        }
+        break;
+      }
+      case 'getSticker': {
+        if (object.command?.getSticker !== undefined && object.command?.getSticker !== null) {
+          message.command = {
+            $case: 'getSticker',
+            getSticker: ExpressionTarget.fromPartial(object.command.getSticker),
+          };
+        }
+        break;
+      }
+      case 'createSticker': {
+        if (object.command?.createSticker !== undefined && object.command?.createSticker !== null) {
+          message.command = {
+            $case: 'createSticker',
+            createSticker: CreateSticker.fromPartial(object.command.createSticker),
+          };
+        }
+        break;
+      }
+      case 'updateSticker': {
+        if (object.command?.updateSticker !== undefined && object.command?.updateSticker !== null) {
+          message.command = {
+            $case: 'updateSticker',
+            updateSticker: ExpressionTarget.fromPartial(object.command.updateSticker),
+          };
+        }
+        break;
+      }
+      case 'deleteSticker': {
+        if (object.command?.deleteSticker !== undefined && object.command?.deleteSticker !== null) {
+          message.command = {
+            $case: 'deleteSticker',
+            deleteSticker: ExpressionTarget.fromPartial(object.command.deleteSticker),
+          };
+        }
+        break;
+      }
+      case 'listTemplates': {
+        if (object.command?.listTemplates !== undefined && object.command?.listTemplates !== null) {
+          message.command = {
+            $case: 'listTemplates',
+            listTemplates: GuildRequest.fromPartial(object.command.listTemplates),
+          };
+        }
+        break;
+      }
+      case 'createTemplate': {
+        if (object.command?.createTemplate !== undefined && object.command?.createTemplate !== null) {
+          message.command = {
+            $case: 'createTemplate',
+            createTemplate: GuildBodyRequest.fromPartial(object.command.createTemplate),
+          };
+        }
+        break;
+      }
+      case 'syncTemplate': {
+        if (object.command?.syncTemplate !== undefined && object.command?.syncTemplate !== null) {
+          message.command = {
+            $case: 'syncTemplate',
+            syncTemplate: TemplateTarget.fromPartial(object.command.syncTemplate),
+          };
+        }
+        break;
+      }
+      case 'updateTemplate': {
+        if (object.command?.updateTemplate !== undefined && object.command?.updateTemplate !== null) {
+          message.command = {
+            $case: 'updateTemplate',
+            updateTemplate: TemplateTarget.fromPartial(object.command.updateTemplate),
+          };
+        }
+        break;
+      }
+      case 'deleteTemplate': {
+        if (object.command?.deleteTemplate !== undefined && object.command?.deleteTemplate !== null) {
+          message.command = {
+            $case: 'deleteTemplate',
+            deleteTemplate: TemplateTarget.fromPartial(object.command.deleteTemplate),
+          };
+        }
+        break;
+      }
+      case 'getTemplate': {
+        if (object.command?.getTemplate !== undefined && object.command?.getTemplate !== null) {
+          message.command = {
+            $case: 'getTemplate',
+            getTemplate: TemplateTarget.fromPartial(object.command.getTemplate),
+          };
+        }
+        break;
+      }
+      case 'createFromTemplate': {
+        if (object.command?.createFromTemplate !== undefined && object.command?.createFromTemplate !== null) {
+          message.command = {
+            $case: 'createFromTemplate',
+            createFromTemplate: CreateFromTemplate.fromPartial(object.command.createFromTemplate),
+          };
+        }
+        break;
+      }
+      case 'templateUsed': {
+        if (object.command?.templateUsed !== undefined && object.command?.templateUsed !== null) {
+          message.command = {
+            $case: 'templateUsed',
+            templateUsed: TemplateTarget.fromPartial(object.command.templateUsed),
+          };
+        }
+        break;
+      }
+      case 'getPreview': {
+        if (object.command?.getPreview !== undefined && object.command?.getPreview !== null) {
+          message.command = { $case: 'getPreview', getPreview: GuildRequest.fromPartial(object.command.getPreview) };
+        }
+        break;
+      }
+      case 'roleMemberCounts': {
+        if (object.command?.roleMemberCounts !== undefined && object.command?.roleMemberCounts !== null) {
+          message.command = {
+            $case: 'roleMemberCounts',
+            roleMemberCounts: GuildRequest.fromPartial(object.command.roleMemberCounts),
+          };
+        }
+        break;
+      }
+      case 'updateMemberProfile': {
+        if (object.command?.updateMemberProfile !== undefined && object.command?.updateMemberProfile !== null) {
+          message.command = {
+            $case: 'updateMemberProfile',
+            updateMemberProfile: MemberTarget.fromPartial(object.command.updateMemberProfile),
+          };
+        }
+        break;
+      }
+      case 'putMember': {
+        if (object.command?.putMember !== undefined && object.command?.putMember !== null) {
+          message.command = { $case: 'putMember', putMember: PutMember.fromPartial(object.command.putMember) };
+        }
+        break;
+      }
+      case 'updateVoiceState': {
+        if (object.command?.updateVoiceState !== undefined && object.command?.updateVoiceState !== null) {
+          message.command = {
+            $case: 'updateVoiceState',
+            updateVoiceState: MemberTarget.fromPartial(object.command.updateVoiceState),
           };
         }
         break;
@@ -4535,6 +5634,572 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.permissions = object.permissions ?? '';
     message.channelId = object.channelId ?? '';
+    return message;
+  },
+};
+
+function createBaseExpressionTarget(): ExpressionTarget {
+  return { caller: undefined, id: '', body: '', publicView: false };
+}
+
+export const ExpressionTarget: MessageFns<ExpressionTarget> = {
+  encode(message: ExpressionTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== '') {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.body !== '') {
+      writer.uint32(26).string(message.body);
+    }
+    if (message.publicView !== false) {
+      writer.uint32(32).bool(message.publicView);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpressionTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpressionTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicView = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpressionTarget {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      publicView: isSet(object.publicView)
+        ? globalThis.Boolean(object.publicView)
+        : isSet(object.public_view)
+          ? globalThis.Boolean(object.public_view)
+          : false,
+    };
+  },
+
+  toJSON(message: ExpressionTarget): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.publicView !== false) {
+      obj.publicView = message.publicView;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ExpressionTarget>): ExpressionTarget {
+    return ExpressionTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExpressionTarget>): ExpressionTarget {
+    const message = createBaseExpressionTarget();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.id = object.id ?? '';
+    message.body = object.body ?? '';
+    message.publicView = object.publicView ?? false;
+    return message;
+  },
+};
+
+function createBaseCreateSticker(): CreateSticker {
+  return { caller: undefined, body: '', formatType: 0 };
+}
+
+export const CreateSticker: MessageFns<CreateSticker> = {
+  encode(message: CreateSticker, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    if (message.formatType !== 0) {
+      writer.uint32(24).uint32(message.formatType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSticker {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSticker();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.formatType = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSticker {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      formatType: isSet(object.formatType)
+        ? globalThis.Number(object.formatType)
+        : isSet(object.format_type)
+          ? globalThis.Number(object.format_type)
+          : 0,
+    };
+  },
+
+  toJSON(message: CreateSticker): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.formatType !== 0) {
+      obj.formatType = Math.round(message.formatType);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateSticker>): CreateSticker {
+    return CreateSticker.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateSticker>): CreateSticker {
+    const message = createBaseCreateSticker();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    message.formatType = object.formatType ?? 0;
+    return message;
+  },
+};
+
+function createBaseTemplateTarget(): TemplateTarget {
+  return { caller: undefined, code: '', body: '' };
+}
+
+export const TemplateTarget: MessageFns<TemplateTarget> = {
+  encode(message: TemplateTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.code !== '') {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.body !== '') {
+      writer.uint32(26).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TemplateTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTemplateTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TemplateTarget {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      code: isSet(object.code) ? globalThis.String(object.code) : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: TemplateTarget): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.code !== '') {
+      obj.code = message.code;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TemplateTarget>): TemplateTarget {
+    return TemplateTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TemplateTarget>): TemplateTarget {
+    const message = createBaseTemplateTarget();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.code = object.code ?? '';
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseCreateFromTemplate(): CreateFromTemplate {
+  return { caller: undefined, templateJson: '', body: '', ownerUserJson: '' };
+}
+
+export const CreateFromTemplate: MessageFns<CreateFromTemplate> = {
+  encode(message: CreateFromTemplate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.templateJson !== '') {
+      writer.uint32(18).string(message.templateJson);
+    }
+    if (message.body !== '') {
+      writer.uint32(26).string(message.body);
+    }
+    if (message.ownerUserJson !== '') {
+      writer.uint32(34).string(message.ownerUserJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateFromTemplate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateFromTemplate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.templateJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ownerUserJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateFromTemplate {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      templateJson: isSet(object.templateJson)
+        ? globalThis.String(object.templateJson)
+        : isSet(object.template_json)
+          ? globalThis.String(object.template_json)
+          : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      ownerUserJson: isSet(object.ownerUserJson)
+        ? globalThis.String(object.ownerUserJson)
+        : isSet(object.owner_user_json)
+          ? globalThis.String(object.owner_user_json)
+          : '',
+    };
+  },
+
+  toJSON(message: CreateFromTemplate): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.templateJson !== '') {
+      obj.templateJson = message.templateJson;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.ownerUserJson !== '') {
+      obj.ownerUserJson = message.ownerUserJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateFromTemplate>): CreateFromTemplate {
+    return CreateFromTemplate.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateFromTemplate>): CreateFromTemplate {
+    const message = createBaseCreateFromTemplate();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.templateJson = object.templateJson ?? '';
+    message.body = object.body ?? '';
+    message.ownerUserJson = object.ownerUserJson ?? '';
+    return message;
+  },
+};
+
+function createBasePutMember(): PutMember {
+  return { caller: undefined, userId: '', userJson: '' };
+}
+
+export const PutMember: MessageFns<PutMember> = {
+  encode(message: PutMember, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== '') {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.userJson !== '') {
+      writer.uint32(26).string(message.userJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutMember {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutMember {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+      userJson: isSet(object.userJson)
+        ? globalThis.String(object.userJson)
+        : isSet(object.user_json)
+          ? globalThis.String(object.user_json)
+          : '',
+    };
+  },
+
+  toJSON(message: PutMember): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    if (message.userJson !== '') {
+      obj.userJson = message.userJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PutMember>): PutMember {
+    return PutMember.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutMember>): PutMember {
+    const message = createBasePutMember();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.userId = object.userId ?? '';
+    message.userJson = object.userJson ?? '';
     return message;
   },
 };

@@ -59,6 +59,8 @@ export interface Reply {
 export interface SessionBatch {
   event?: DispatchEvent | undefined;
   sessionIds: string[];
+  /** `kind:key` of the actor that fanned out (a guild or a user): told to forget sessions that are gone. */
+  source: string;
 }
 
 /** Frames a Session actor pushes to the edge node holding its socket. */
@@ -425,7 +427,7 @@ export const Reply: MessageFns<Reply> = {
 };
 
 function createBaseSessionBatch(): SessionBatch {
-  return { event: undefined, sessionIds: [] };
+  return { event: undefined, sessionIds: [], source: '' };
 }
 
 export const SessionBatch: MessageFns<SessionBatch> = {
@@ -435,6 +437,9 @@ export const SessionBatch: MessageFns<SessionBatch> = {
     }
     for (const v of message.sessionIds) {
       writer.uint32(18).string(v!);
+    }
+    if (message.source !== '') {
+      writer.uint32(26).string(message.source);
     }
     return writer;
   },
@@ -468,6 +473,14 @@ export const SessionBatch: MessageFns<SessionBatch> = {
             message.sessionIds.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -488,6 +501,7 @@ export const SessionBatch: MessageFns<SessionBatch> = {
         : globalThis.Array.isArray(object?.session_ids)
           ? object.session_ids.map((e: any) => globalThis.String(e))
           : [],
+      source: isSet(object.source) ? globalThis.String(object.source) : '',
     };
   },
 
@@ -498,6 +512,9 @@ export const SessionBatch: MessageFns<SessionBatch> = {
     }
     if (message.sessionIds?.length) {
       obj.sessionIds = message.sessionIds;
+    }
+    if (message.source !== '') {
+      obj.source = message.source;
     }
     return obj;
   },
@@ -510,6 +527,7 @@ export const SessionBatch: MessageFns<SessionBatch> = {
     message.event =
       object.event !== undefined && object.event !== null ? DispatchEvent.fromPartial(object.event) : undefined;
     message.sessionIds = object.sessionIds?.map((e) => e) || [];
+    message.source = object.source ?? '';
     return message;
   },
 };

@@ -26,7 +26,13 @@ export interface SessionCommand {
     /** User -> Session (tell): the user joined a guild; subscribe and send GUILD_CREATE. */
     | { $case: 'joinedGuild'; joinedGuild: GuildLink } //
     /** User -> Session (tell): the user left or was removed; unsubscribe (GUILD_DELETE is dispatched by the guild). */
-    | { $case: 'leftGuild'; leftGuild: GuildLink }
+    | { $case: 'leftGuild'; leftGuild: GuildLink } //
+    /**
+     * System -> Session (tell): an event for this session had to be dropped (its mailbox was full), so it
+     * cannot resume without a gap: it ends and closes its socket (op 7, then 4000); the client's Resume is
+     * then refused with op 9 d:false and it identifies anew (DESIGN §8.7).
+     */
+    | { $case: 'invalidate'; invalidate: Invalidate }
     | undefined;
 }
 
@@ -87,6 +93,11 @@ export interface GuildLink {
   guildId: string;
 }
 
+export interface Invalidate {
+  /** Why, for the log. */
+  reason: string;
+}
+
 function createBaseSessionCommand(): SessionCommand {
   return { command: undefined };
 }
@@ -120,6 +131,9 @@ export const SessionCommand: MessageFns<SessionCommand> = {
         break;
       case 'leftGuild':
         GuildLink.encode(message.command.leftGuild, writer.uint32(74).fork()).join();
+        break;
+      case 'invalidate':
+        Invalidate.encode(message.command.invalidate, writer.uint32(82).fork()).join();
         break;
     }
     return writer;
@@ -210,6 +224,14 @@ export const SessionCommand: MessageFns<SessionCommand> = {
             message.command = { $case: 'leftGuild', leftGuild: GuildLink.decode(reader, reader.uint32()) };
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.command = { $case: 'invalidate', invalidate: Invalidate.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -248,7 +270,9 @@ export const SessionCommand: MessageFns<SessionCommand> = {
                             ? { $case: 'leftGuild', leftGuild: GuildLink.fromJSON(object.leftGuild) }
                             : isSet(object.left_guild)
                               ? { $case: 'leftGuild', leftGuild: GuildLink.fromJSON(object.left_guild) }
-                              : undefined,
+                              : isSet(object.invalidate)
+                                ? { $case: 'invalidate', invalidate: Invalidate.fromJSON(object.invalidate) }
+                                : undefined,
     };
   },
 
@@ -272,6 +296,8 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       obj.joinedGuild = GuildLink.toJSON(message.command.joinedGuild);
     } else if (message.command?.$case === 'leftGuild') {
       obj.leftGuild = GuildLink.toJSON(message.command.leftGuild);
+    } else if (message.command?.$case === 'invalidate') {
+      obj.invalidate = Invalidate.toJSON(message.command.invalidate);
     }
     return obj;
   },
@@ -333,6 +359,12 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       case 'leftGuild': {
         if (object.command?.leftGuild !== undefined && object.command?.leftGuild !== null) {
           message.command = { $case: 'leftGuild', leftGuild: GuildLink.fromPartial(object.command.leftGuild) };
+        }
+        break;
+      }
+      case 'invalidate': {
+        if (object.command?.invalidate !== undefined && object.command?.invalidate !== null) {
+          message.command = { $case: 'invalidate', invalidate: Invalidate.fromPartial(object.command.invalidate) };
         }
         break;
       }
@@ -1304,6 +1336,73 @@ export const GuildLink: MessageFns<GuildLink> = {
   fromPartial(object: DeepPartial<GuildLink>): GuildLink {
     const message = createBaseGuildLink();
     message.guildId = object.guildId ?? '';
+    return message;
+  },
+};
+
+function createBaseInvalidate(): Invalidate {
+  return { reason: '' };
+}
+
+export const Invalidate: MessageFns<Invalidate> = {
+  encode(message: Invalidate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reason !== '') {
+      writer.uint32(10).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Invalidate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvalidate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Invalidate {
+    return { reason: isSet(object.reason) ? globalThis.String(object.reason) : '' };
+  },
+
+  toJSON(message: Invalidate): unknown {
+    const obj: any = {};
+    if (message.reason !== '') {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Invalidate>): Invalidate {
+    return Invalidate.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Invalidate>): Invalidate {
+    const message = createBaseInvalidate();
+    message.reason = object.reason ?? '';
     return message;
   },
 };
