@@ -1,7 +1,7 @@
 import type { ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import { UnknownEntityError } from '../../src/domain/errors.js';
-import { compareSnowflakes } from '../../src/domain/snowflake.js';
+import { compareSnowflakes, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord, MessageRecord } from '../runtime/ports/records.js';
 import type { ChannelStore, MessageStore, UserStore } from '../runtime/ports/stores.js';
@@ -10,7 +10,7 @@ import { requireCaller, viewAccess, type Access } from './channelAccess.js';
 import { recipientUsers } from './channelJson.js';
 import { emit, type EventFamily } from './channelEvents.js';
 import { authorOf, messageJson } from './messageJson.js';
-import { NonceCache } from './NonceCache.js';
+import { NONCE_WINDOW_MS, NonceCache } from './NonceCache.js';
 import { KnownUsers, publicUserOf, type PublicUser } from './publicUser.js';
 import { aggregateReactions } from './reactions.js';
 
@@ -189,9 +189,21 @@ export class ChannelScope {
     return true;
   }
 
-  /** Brings last_message_id up to the newest stored message (it may not have been flushed). */
+  /**
+   * Brings last_message_id up to the newest stored message (it may not have been flushed), and
+   * refills the nonce cache from the newest messages: a send retried after this channel's previous
+   * owner died (it stored the message but never replied) must return that message, not a copy.
+   */
   async reconcileLastMessage(): Promise<void> {
-    const [newest] = await this.messages.list(this.channel.id, { limit: 1 });
+    const recent = await this.messages.list(this.channel.id, { limit: 100 });
+    const [newest] = recent;
     if (newest !== undefined) this.noteLastMessage(newest.id);
+    const now = this.ctx.clock.now();
+    for (const record of [...recent].reverse()) {
+      // Oldest first: the cache prunes in insertion order.
+      if (record.nonce === null) continue;
+      const at = snowflakeTimestampMs(record.id);
+      if (now - at <= NONCE_WINDOW_MS) this.nonces.remember(record.author_id, record.nonce, record.id, at);
+    }
   }
 }

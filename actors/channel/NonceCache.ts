@@ -3,8 +3,8 @@ export const NONCE_WINDOW_MS = 5 * 60_000;
 
 /**
  * Nonces recently used per author in one channel, so a retried send (same author, same nonce)
- * returns the message it created instead of a duplicate. In memory only: a retry after the
- * actor moved creates a new message, which Discord's own guarantee ("a few minutes") allows.
+ * returns the message it created instead of a duplicate. Refilled from the newest stored messages
+ * when the channel activates, so a retry that reaches a new owner after a failover is still caught.
  */
 export class NonceCache {
   readonly #entries = new Map<string, { messageId: string; atMs: number }>();

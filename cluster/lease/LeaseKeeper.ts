@@ -96,15 +96,21 @@ export class LeaseKeeper implements ActivationGuard {
   async assertCommittable(kind: ActorKind, key: string, epoch: number): Promise<void> {
     const actorKey = `${kind}:${key}`;
     const held = this.#held.get(actorKey);
-    if (held?.epoch !== epoch) throw new WrongOwnerError(`${actorKey} no longer holds lease ${epoch}`);
+    if (held?.epoch !== epoch) throw this.#refuse(actorKey, epoch, 'not held');
     if (this.#clock.now() > held.validUntil || this.#detached()) {
       this.#lose(held, 'expired');
-      throw new WrongOwnerError(`${actorKey} lease ${epoch} may have lapsed`);
+      throw this.#refuse(actorKey, epoch, 'may have lapsed');
     }
     if (!(await this.deps.table.check(actorKey, this.deps.nodeId, epoch))) {
       this.#lose(held, 'taken');
-      throw new WrongOwnerError(`${actorKey} lease ${epoch} was taken over`);
+      throw this.#refuse(actorKey, epoch, 'taken over');
     }
+  }
+
+  /** A refused commit is logged (stable event name), so a deposed owner's stale write is observable. */
+  #refuse(actorKey: string, epoch: number, reason: string): WrongOwnerError {
+    this.deps.log.warn('commit_refused', { actor: actorKey, epoch, reason });
+    return new WrongOwnerError(`${actorKey} lease ${epoch} ${reason}`);
   }
 
   async release(kind: ActorKind, key: string, epoch: number): Promise<void> {

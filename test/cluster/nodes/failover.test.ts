@@ -2,66 +2,94 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, afterEach, before, describe, it } from 'mocha';
 import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, joinGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
-import { assertAllAckedOnceInOrder, Poster, readAllMessages, type MessageJson } from './clusterFixtures.js';
+import { assertAllAckedOnceInOrder, INTENTS, Poster, readAllMessages, type MessageJson } from './clusterFixtures.js';
 
 /** The issue's target: every key a killed node owned is served again within this. */
 const FAILOVER_TARGET_MS = 5_000;
 
-describe('cluster: kill -9 of the node hosting a busy channel', function () {
+describe('cluster: kill -9 of the node hosting a busy channel (and its guild)', function () {
   this.timeout(60_000);
   let cluster: TestCluster;
   let owner: TestUser;
   let guild: TestGuild;
   let victim: ClusterNode;
-  let posters: Poster[];
+  let watcher: GatewayClient | undefined;
+  let posters: Poster[] = [];
   let stored: MessageJson[];
   let killedAt = 0;
 
   before(async function () {
     this.timeout(150_000);
     cluster = await startCluster({ nodes: 3 });
-    const [first, second, third] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-    owner = await registerUser(first.api, 'owner');
-    guild = await createGuild(second.api, owner.token, 'busy');
-    const members = [owner, await registerUser(second.api, 'poster'), await registerUser(third.api, 'poster')];
-    for (const member of members.slice(1)) await joinGuild(third.api, owner.token, guild.channelId, member.token);
+    await cluster.reporting(async () => {
+      const [first, second, third] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+      owner = await registerUser(first.api, 'owner');
+      // A guild whose Guild actor and text channel's Channel actor live on the same node: the victim.
+      for (let attempt = 0; attempt < 15 && !victim; attempt += 1) {
+        const candidate = await createGuild(second.api, owner.token, `busy ${attempt}`);
+        const channelHost = await cluster.ownerOf(`channel:${candidate.channelId}`);
+        if ((await cluster.ownerOf(`guild:${candidate.id}`)) !== channelHost) continue;
+        guild = candidate;
+        victim = channelHost;
+      }
+      if (!victim) throw new Error('15 guilds did not place a guild and its channel on one node');
+      const survivors = cluster.nodes.filter((node) => node !== victim);
+      const members = [owner, await registerUser(second.api, 'poster'), await registerUser(third.api, 'poster')];
+      for (const member of members.slice(1))
+        await joinGuild(survivors[0]!.api, owner.token, guild.channelId, member.token);
+      watcher = await watchFromSurvivor(survivors);
 
-    victim = await cluster.ownerOf(`channel:${guild.channelId}`);
-    const survivors = cluster.nodes.filter((node) => node !== victim);
-    // Three clients post through the surviving nodes only; the channel's actor runs on the victim.
-    posters = members.map(
-      (member, index) =>
-        new Poster(`c${index + 1}`, member.token, guild.channelId, { nodes: () => survivors, start: index }),
-    );
-    for (const poster of posters) poster.start();
-    await Promise.all(posters.map((poster) => poster.waitUntil('3 messages before the kill', (p) => p.acked.length >= 3, 20_000)));
+      // Three clients post through the surviving nodes only; the channel's actor runs on the victim.
+      posters = members.map(
+        (member, index) =>
+          new Poster(`c${index + 1}`, member.token, guild.channelId, { nodes: () => survivors, start: index }),
+      );
+      for (const poster of posters) poster.start();
+      await Promise.all(
+        posters.map((poster) => poster.waitUntil('3 messages before the kill', (p) => p.acked.length >= 3, 20_000)),
+      );
 
-    killedAt = performance.now();
-    victim.kill('SIGKILL');
-    await victim.exited();
-    // Each client keeps posting until it had 5 messages acknowledged that it sent after the kill.
-    await Promise.all(
-      posters.map((poster) =>
-        poster.waitUntil(
-          '5 messages sent after the kill',
-          (p) => p.acked.filter((message) => message.sentAt > killedAt).length >= 5,
-          30_000,
+      killedAt = performance.now();
+      victim.kill('SIGKILL');
+      await victim.exited();
+      // Each client keeps posting until it had 5 messages acknowledged that it sent after the kill.
+      await Promise.all(
+        posters.map((poster) =>
+          poster.waitUntil(
+            '5 messages sent after the kill',
+            (p) => p.acked.filter((message) => message.sentAt > killedAt).length >= 5,
+            30_000,
+          ),
         ),
-      ),
-    );
-    await Promise.all(posters.map((poster) => poster.stop()));
-    await cluster.waitForMembers(survivors);
-    stored = await readAllMessages(survivors[0]!, owner.token, guild.channelId);
+      );
+      await Promise.all(posters.map((poster) => poster.stop()));
+      await cluster.waitForMembers(survivors);
+      stored = await readAllMessages(survivors[0]!, owner.token, guild.channelId);
+    });
   });
   afterEach(function () {
     if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
   });
   after(async () => {
-    await Promise.allSettled((posters ?? []).map((poster) => poster.stop()));
+    await watcher?.drop();
+    await Promise.allSettled(posters.map((poster) => poster.stop()));
     await cluster?.after();
   });
+
+  /** A gateway client of the owner on a survivor whose Session actor also lives on a survivor. */
+  async function watchFromSurvivor(survivors: readonly ClusterNode[]): Promise<GatewayClient> {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const { client, ready } = await GatewayClient.identified(survivors[attempt % 2]!.gatewayUrl, owner.token, {
+        intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT,
+      });
+      if ((await cluster.ownerOf(`session:${String(ready['session_id'])}`)) !== victim) return client;
+      await client.close(1000);
+    }
+    throw new Error('10 identifies did not place a session on a survivor');
+  }
 
   it('keeps every acknowledged message readable from a survivor, in acknowledged order, none duplicated', () => {
     const acked = posters.flatMap((poster) => poster.acked);
@@ -81,9 +109,38 @@ describe('cluster: kill -9 of the node hosting a busy channel', function () {
 
   it(`serves the channel again within ${FAILOVER_TARGET_MS} ms of the kill`, () => {
     const after = posters.flatMap((poster) => poster.acked).filter((message) => message.sentAt > killedAt);
-    const recovered = Math.min(...after.map((message) => message.ackedAt));
-    const gap = recovered - killedAt;
+    const gap = Math.min(...after.map((message) => message.ackedAt)) - killedAt;
     console.log(`      failover gap: ${Math.round(gap)} ms from SIGKILL to the first acknowledged request`);
     assert.ok(gap < FAILOVER_TARGET_MS, `failover took ${Math.round(gap)} ms`);
+  });
+
+  // PENDING WORK: a Guild actor's session subscriptions live only in its memory (GuildActor.ts,
+  // GuildFanout.ts), so the activation that replaces the killed one fans out to nobody. Runs with
+  // CHORUS_TEST_PENDING=1.
+  it('[pending: guild subscription failover] still delivers every acknowledged message to a connected client', async function () {
+    if (process.env.CHORUS_TEST_PENDING !== '1') this.skip();
+    const client = watcher as GatewayClient;
+    const acked = posters.flatMap((poster) => poster.acked);
+    const last = acked.filter((message) => message.sentAt > killedAt).at(-1);
+    await client
+      .waitForDispatch<{ id: string }>('MESSAGE_CREATE', (d) => d.id === last?.id, { timeoutMs: 5_000 })
+      .catch(() => undefined); // the assertion below names what is missing
+    const received = new Set(client.dispatches<{ id: string }>('MESSAGE_CREATE').map((frame) => frame.d.id));
+    assert.deepEqual(
+      acked.filter((message) => !received.has(message.id)).map((message) => message.content),
+      [],
+      'acknowledged messages that never reached the client',
+    );
+  });
+
+  it('takes the killed node back as a new member after a restart, serving the same messages through it', async () => {
+    const before = victim.nodeId;
+    await victim.restart();
+    assert.notEqual(victim.nodeId, before, 'a restarted node is a new incarnation');
+    await cluster.waitForMembers(cluster.nodes);
+    assert.deepEqual(
+      (await readAllMessages(victim, owner.token, guild.channelId)).map((message) => message.id),
+      stored.map((message) => message.id),
+    );
   });
 });
