@@ -45,6 +45,13 @@ ensure_redis() {
 }
 
 ensure_redis
+# A Cassandra that already answers on 127.0.0.1:9042 (started from another checkout of the project,
+# or by an operator) is used as it is: a second node could not bind the same ports anyway.
+if (ss -ltn 2>/dev/null | grep -q '127.0.0.1:9042 ') && node "$SCRIPT_DIR/cassandra-ready.mjs" 127.0.0.1 >/dev/null 2>&1; then
+  log "cassandra: already answering on 127.0.0.1:9042"
+  log "all services up: redis 127.0.0.1:6379, cassandra 127.0.0.1:9042"
+  exit 0
+fi
 # Jars from Maven Central (skipped when already present), then one node; cassandra.sh exits
 # non-zero, with the node's log, when the node does not become ready.
 "$SCRIPT_DIR/cassandra.sh" fetch || die "cassandra: fetch failed"
