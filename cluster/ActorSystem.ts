@@ -4,7 +4,9 @@ import { ActorKind, type CommandOf, type ReplyOf } from '../actors/runtime/Actor
 import type { DispatchEvent } from '../proto/gen/chorus/v1/common.js';
 import { ServiceUnavailableError, toAppError, WrongOwnerError } from '../src/domain/errors.js';
 import type { Logger } from '../src/domain/Logger.js';
+import { RemoteRedelivery } from './RemoteRedelivery.js';
 import type { HashRing } from './ring/HashRing.js';
+import { SessionDelivery } from './SessionDelivery.js';
 import type { LocalNode } from './transport/LocalNode.js';
 import type { RemoteTransport } from './transport/RemoteTransport.js';
 
@@ -30,6 +32,9 @@ export type EdgeSink = (socketId: string, frames: readonly string[], closeCode: 
  */
 export class ActorSystem implements ActorMessenger, LocalNode {
   #host: ActorHost | undefined;
+  #sessions: SessionDelivery | undefined;
+  /** Tells and fan-out batches a node did not take, held until they can go to a live owner. */
+  readonly #redelivery: RemoteRedelivery | undefined;
   #edge: EdgeSink | undefined;
   #refreshView: (() => Promise<void>) | undefined;
 
@@ -39,11 +44,26 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     private readonly options: ClusterOptions,
     private readonly log: Logger,
     private readonly transport?: RemoteTransport,
-  ) {}
+  ) {
+    this.#redelivery = transport
+      ? new RemoteRedelivery({ isMember: (node) => this.ring.members.includes(node), log })
+      : undefined;
+  }
 
   /** Connects the local host (created after the system, since actors message through it). */
   bindHost(host: ActorHost): void {
     this.#host = host;
+    this.#sessions = new SessionDelivery({
+      host,
+      log: this.log,
+      owns: (sessionId) => this.ownerOf(ActorKind.Session, sessionId) === this.nodeId,
+      reroute: (sessionId, event, source) => {
+        this.fanOut([sessionId], event, source);
+      },
+      forget: (source, sessionIds) => {
+        this.#forgetSessions(source, sessionIds);
+      },
+    });
   }
 
   /** Connects the gateway's socket table. */
@@ -63,7 +83,10 @@ export class ActorSystem implements ActorMessenger, LocalNode {
 
   /** Installs a newer membership view. */
   updateRing(ring: HashRing): void {
-    if (ring.version >= this.ring.version) this.ring = ring;
+    if (ring.version < this.ring.version) return;
+    this.ring = ring;
+    // Before any new fan-out routes by this view: batches held for a node that left go first.
+    this.#redelivery?.viewChanged();
   }
 
   /** The node owning an actor under the current view. */
@@ -92,6 +115,8 @@ export class ActorSystem implements ActorMessenger, LocalNode {
         // A moved actor was not run, so a retry cannot apply a command twice; WrongOwnerError never leaves cluster/.
         if (!(error instanceof WrongOwnerError)) throw error;
         if (attempt > 0) throw new ServiceUnavailableError(`${kind}:${key} is still moving: ${error.message}`);
+        // The caller has had its 503 once the deadline passed; running the command now would act behind its back.
+        if (Date.now() >= deadlineAt) throw new ServiceUnavailableError(`Deadline passed while ${kind}:${key} moved`);
         this.log.warn('actor_moved_retry', { actor: `${kind}:${key}`, from: owner, view: this.ring.version });
         // A failed refresh still retries on the current view (membership may have pushed a newer one meanwhile).
         await this.#refreshView?.().catch((refreshError: unknown) => {
@@ -117,13 +142,25 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     const owner = this.ownerOf(kind, key);
     try {
       if (owner === this.nodeId) this.#local().tell(kind, key, command);
-      else this.#remote().tell(owner, kind, key, command);
+      else if (this.#redelivery) {
+        const remote = this.#remote();
+        this.#redelivery.send(
+          owner,
+          (done) => {
+            remote.tell(owner, kind, key, command, done);
+          },
+          () => {
+            this.tell(kind, key, command);
+          },
+          `${kind}:${key}`,
+        );
+      } else this.#remote().tell(owner, kind, key, command);
     } catch (error) {
       this.log.warn('tell_dropped', { actor: `${kind}:${key}`, err: toAppError(error).message });
     }
   }
 
-  fanOut(sessionIds: readonly string[], event: DispatchEvent): void {
+  fanOut(sessionIds: readonly string[], event: DispatchEvent, source = ''): void {
     const byNode = new Map<string, string[]>();
     for (const sessionId of sessionIds) {
       const owner = this.ownerOf(ActorKind.Session, sessionId);
@@ -132,24 +169,31 @@ export class ActorSystem implements ActorMessenger, LocalNode {
       group.push(sessionId);
     }
     for (const [node, group] of byNode) {
-      if (node === this.nodeId) this.deliverFanOut(group, event);
-      else this.#remote().fanOut(node, group, event);
+      if (node === this.nodeId) this.deliverFanOut(group, event, source);
+      else if (this.#redelivery) {
+        const remote = this.#remote();
+        this.#redelivery.send(
+          node,
+          (done) => {
+            remote.fanOut(node, group, event, source, done);
+          },
+          () => {
+            this.fanOut(group, event, source);
+          },
+          `${event.event} to ${group.length} sessions`,
+        );
+      } else this.#remote().fanOut(node, group, event, source);
     }
   }
 
-  /** Hands one batch to the local Session actors (from a local fan-out or a remote node's batch). */
-  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent): void {
-    const host = this.#local();
-    const command = { command: { $case: 'dispatch' as const, dispatch: event } };
-    for (const sessionId of sessionIds) {
-      // Only live sessions get events; a dispatch must not re-activate an ended session.
-      if (!host.isActive(ActorKind.Session, sessionId)) continue;
-      try {
-        host.tell(ActorKind.Session, sessionId, command);
-      } catch (error) {
-        this.log.warn('session_dispatch_dropped', { session: sessionId, err: toAppError(error).message });
-      }
-    }
+  /**
+   * Hands one batch to the local Session actors (from a local fan-out or a remote node's batch). An
+   * inactive session is activated from the SessionStore; one the store does not know is dropped and
+   * `source` is told to forget it (SessionDelivery).
+   */
+  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent, source = ''): void {
+    if (!this.#sessions) throw new Error('ActorSystem has no host bound');
+    this.#sessions.deliver(sessionIds, event, source);
   }
 
   pushFrames(nodeId: string, socketId: string, frames: readonly string[], closeCode = 0): void {
@@ -160,6 +204,21 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   /** Hands frames to a socket held by this node. */
   deliverFrames(socketId: string, frames: readonly string[], closeCode: number): void {
     this.#edge?.(socketId, frames, closeCode);
+  }
+
+  /** Tells the actor that fanned out (`kind:key`) to drop subscriptions of sessions that are gone. */
+  #forgetSessions(source: string, sessionIds: readonly string[]): void {
+    const colon = source.indexOf(':');
+    const kind = source.slice(0, colon);
+    const key = source.slice(colon + 1);
+    for (const sessionId of sessionIds) {
+      if (kind === ActorKind.Guild) {
+        this.tell(ActorKind.Guild, key, { command: { $case: 'unsubscribe', unsubscribe: { sessionId } } });
+      } else if (kind === ActorKind.User) {
+        const detachSession = { sessionId, shardId: 0, intents: '0' };
+        this.tell(ActorKind.User, key, { command: { $case: 'detachSession', detachSession } });
+      }
+    }
   }
 
   #assertOwner(kind: ActorKind, key: string): void {

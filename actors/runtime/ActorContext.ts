@@ -13,8 +13,11 @@ export interface ActorMessenger {
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>>;
   /** Fire-and-forget; a Guild uses only this toward Channels and Sessions (no awaits, no deadlock). */
   tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void;
-  /** Sends one event to many sessions: grouped by hosting node, serialized once per node. */
-  fanOut(sessionIds: readonly string[], event: DispatchEvent): void;
+  /**
+   * Sends one event to many sessions: grouped by hosting node, serialized once per node. `source`
+   * (`kind:key` of the sender, filled in by the host) is told to forget sessions found to be gone.
+   */
+  fanOut(sessionIds: readonly string[], event: DispatchEvent, source?: string): void;
   /** Pushes gateway frames to a socket on an edge node; closes it after them when closeCode > 0. */
   pushFrames(nodeId: string, socketId: string, frames: readonly string[], closeCode?: number): void;
 }

@@ -75,9 +75,9 @@ export class ActorHost {
     return this.#activations.size;
   }
 
-  /** True when the actor is active here. */
+  /** True when the actor is active here (activated and not stopping; an activation in progress may still fail). */
   isActive(kind: ActorKind, key: string): boolean {
-    return this.#activations.has(`${kind}:${key}`);
+    return this.#activations.get(`${kind}:${key}`)?.state === 'active';
   }
 
   /** Request-reply to a local actor. */
@@ -198,7 +198,7 @@ export class ActorHost {
         messenger.tell(k, target, command);
       },
       fanOut: (sessionIds, event) => {
-        messenger.fanOut(sessionIds, event);
+        messenger.fanOut(sessionIds, event, id);
       },
       pushFrames: (nodeId, socketId, frames, closeCode) => {
         messenger.pushFrames(nodeId, socketId, frames, closeCode);

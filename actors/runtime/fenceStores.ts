@@ -37,7 +37,7 @@ function fencePort<T extends object>(port: T, check: CommitFence): T {
  * Reads are not fenced: a stale read cannot overwrite a successor's state. Ports added to Stores
  * later are fenced too, since every object-valued member is wrapped on first use.
  */
-export function fenceStores(stores: Stores, check: CommitFence): Stores {
+export function fenceStores<T extends object = Stores>(stores: T, check: CommitFence): T {
   const ports = new Map<PropertyKey, unknown>();
   return new Proxy(stores, {
     get(target, property, receiver) {

@@ -20,6 +20,11 @@ export class ResumeBuffer {
     return this.#size;
   }
 
+  /** The lowest sequence a client may resume from. */
+  get floor(): number {
+    return this.#floor;
+  }
+
   /** Sets the lowest resumable sequence (the READY frame's, which is not kept itself). */
   setFloor(seq: number): void {
     this.#floor = seq;

@@ -1,20 +1,16 @@
-import type { Caller, DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
-import type {
-  Detach,
-  Identify,
-  Resume,
-  SessionCommand,
-  SessionReply,
-  SocketAddress,
-} from '../../proto/gen/chorus/v1/session.js';
-import { ConflictError, UnknownEntityError } from '../../src/domain/errors.js';
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import type { Detach, Identify, Resume, SessionCommand, SessionReply } from '../../proto/gen/chorus/v1/session.js';
+import { ConflictError, ServiceUnavailableError, toAppError, UnknownEntityError } from '../../src/domain/errors.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
+import type { SessionStore } from '../runtime/ports/sessionStore.js';
 import { authenticate, type Authenticated } from './authenticate.js';
 import { handleClientOp, type SessionPort } from './clientOps.js';
+import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
 import { presenceStatus, readyPayload } from './readyPayload.js';
-import { ResumeBuffer } from './ResumeBuffer.js';
+import { attachToUser, leaveAll } from './sessionLinks.js';
+import type { Identity } from './sessionRecord.js';
 import { allowsDispatch, hasIntentBit, IntentBit, isOnShard } from './sessionFilters.js';
 import { dispatchFrame, withoutMessageContent } from './sessionFrames.js';
 import { userExtras } from './userExtras.js';
@@ -30,48 +26,50 @@ export interface SessionOptions {
   readonly gatewayUrl: string;
 }
 
-/** Who the session belongs to and what it asked for, fixed at Identify. */
-interface Identity {
-  readonly userId: string;
-  readonly caller: Caller;
-  readonly intents: number;
-  /** The intents as the decimal string the proto carries. */
-  readonly intentsText: string;
-  readonly shardId: number;
-  readonly shardCount: number;
-}
-
 const EMPTY: SessionReply = { reply: { $case: 'empty', empty: {} } };
 const RESUMED_DATA = '{"_trace":["[\\"chorus-gateway\\",{\\"micros\\":0}]"]}';
 
 /**
  * One gateway session (key: session id, chosen by the edge at Identify): its sequence numbers, resume
- * buffer, intents, shard and guild subscriptions. It frames each dispatch once and pushes it to the
- * edge node holding its socket; without a socket it keeps buffering for `resumeWindowMs`, then ends.
- * Sessions live in memory: a Session actor never starts from nothing except by Identify.
+ * buffer, intents, shard and guild subscriptions. It frames each dispatch once, writes it to the
+ * SessionStore, then pushes it to the edge node holding its socket; without a socket it keeps
+ * buffering for `resumeWindowMs`, then ends. Because the store has everything a client was sent, the
+ * actor comes back on another node after its own died (or after a hand-off): it asks the client to
+ * reconnect (op 7) and serves its Resume from the stored buffer (DESIGN §8.5).
  */
 export class SessionActor extends Actor<SessionCommand, SessionReply> {
-  #identity: Identity | undefined;
-  #socket: SocketAddress | undefined;
-  #seq = 0;
-  readonly #buffer: ResumeBuffer;
-  readonly #guilds = new Set<string>();
-  #status = 'online';
-  #detachedAt: number | undefined;
-  #cancelExpiry: (() => void) | undefined;
+  readonly #s: DurableSession;
   #ended = false;
 
   constructor(
     private readonly ctx: ActorContext,
     private readonly options: SessionOptions,
+    private readonly store: SessionStore,
   ) {
     super();
-    this.#buffer = new ResumeBuffer(options.resumeBufferSize);
+    this.#s = new DurableSession(ctx, store, options);
   }
 
-  override async handle({ command }: SessionCommand): Promise<SessionReply> {
+  /** Picks up a session the store knows (this node took it over); a new or unknown id loads nothing. */
+  override async activate(): Promise<void> {
+    const stored = await this.store.load(this.ctx.key);
+    if (!stored) return;
+    const identity = await this.#s.restore(stored);
+    attachToUser(this.ctx, identity); // its User actor may have lost its session list with its node
+  }
+
+  override handle({ command }: SessionCommand): Promise<SessionReply> {
+    // Dispatches are most of the traffic: served without an async frame of their own.
+    const identity = this.#s.identity;
+    if (command?.$case === 'dispatch' && identity && !this.#ended) {
+      return this.#dispatch(identity, command.dispatch);
+    }
+    return this.#serve(command);
+  }
+
+  async #serve(command: SessionCommand['command']): Promise<SessionReply> {
     if (command?.$case === 'identify') return this.#identify(command.identify);
-    const identity = this.#identity;
+    const identity = this.#s.identity;
     if (command === undefined || identity === undefined || this.#ended) {
       // An unknown (never identified, expired or ended) session: answer so, never start one from nothing.
       this.ctx.stopSelf();
@@ -81,24 +79,28 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       case 'resume':
         return this.#resume(identity, command.resume);
       case 'detach':
-        this.#detach(command.detach);
+        await this.#detach(command.detach);
         return EMPTY;
       case 'dispatch':
-        this.#dispatch(identity, command.dispatch);
+        await this.#dispatch(identity, command.dispatch);
         return EMPTY;
       case 'heartbeat':
+        await this.#s.keepAlive();
         return EMPTY;
       case 'clientOp':
-        await handleClientOp(this.#port(identity), command.clientOp.op, command.clientOp.dataJson);
+        await this.#clientOp(identity, command.clientOp.op, command.clientOp.dataJson);
         return EMPTY;
       case 'expire':
-        if (!this.#socket && this.#detachedAt === Number(command.expire.detachedAt)) this.#end();
+        if (!this.#s.socket && this.#s.detachedAt === Number(command.expire.detachedAt)) await this.#end();
         return EMPTY;
       case 'joinedGuild':
         await this.#join(identity, command.joinedGuild.guildId);
         return EMPTY;
       case 'leftGuild':
-        this.#leave(command.leftGuild.guildId);
+        await this.#leave(command.leftGuild.guildId);
+        return EMPTY;
+      case 'invalidate':
+        await this.#invalidate(command.invalidate.reason);
         return EMPTY;
       default:
         return unhandled(command);
@@ -106,18 +108,17 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   }
 
   override canPassivate(): boolean {
-    if (this.#identity === undefined || this.#ended) return true;
-    if (this.#socket !== undefined || this.#detachedAt === undefined) return false;
-    return this.ctx.clock.now() - this.#detachedAt >= this.options.resumeWindowMs;
+    return this.#s.identity === undefined || this.#ended || this.#s.expired;
   }
 
-  override deactivate(): Promise<void> {
-    this.#end();
-    return Promise.resolve();
+  /** A session past its resume window ends; any other stops here and lives on in the store. */
+  override async deactivate(): Promise<void> {
+    this.#s.stopTimers();
+    if (this.#s.identity !== undefined && !this.#ended && this.#s.expired) await this.#end();
   }
 
   async #identify(command: Identify): Promise<SessionReply> {
-    if (this.#identity) throw new ConflictError('Session already identified');
+    if (this.#s.identity) throw new ConflictError('Session already identified');
     let auth: Authenticated;
     try {
       auth = await authenticate(this.ctx, this.options.tokenSecret, command.token);
@@ -133,16 +134,11 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       shardId: command.shardId,
       shardCount: command.shardCount,
     };
-    this.#identity = identity;
-    this.#socket = command.socket;
-    this.#status = presenceStatus(command.presenceJson);
-    const sessionId = this.ctx.key;
-    this.ctx.tell('user', identity.userId, {
-      command: {
-        $case: 'attachSession',
-        attachSession: { sessionId, shardId: identity.shardId, intents: identity.intentsText },
-      },
-    });
+    this.#s.identity = identity;
+    this.#s.status = presenceStatus(command.presenceJson);
+    this.#s.createdAt = this.ctx.clock.now();
+    this.#s.attach(command.socket);
+    attachToUser(this.ctx, identity);
     const onShard = auth.guildIds.filter((id) => isOnShard(id, identity.shardId, identity.shardCount));
     const [subscribed, extras] = await Promise.all([
       Promise.all(onShard.map((id) => this.#subscribe(identity, id))),
@@ -152,7 +148,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const guildJsons = subscribed.filter((json): json is string => json !== undefined);
     const ready = readyPayload({
       version: command.version,
-      sessionId,
+      sessionId: this.ctx.key,
       resumeGatewayUrl: this.options.gatewayUrl,
       userId: identity.userId,
       userJson: auth.userJson,
@@ -164,16 +160,21 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       privateChannelsJson: extras?.privateChannelsJson ?? '[]',
       relationshipsJson: extras?.relationshipsJson ?? '[]',
       userSettingsJson: extras?.userSettingsJson ?? '{}',
-      status: this.#status,
+      status: this.#s.status,
       propertiesJson: command.propertiesJson,
     });
-    this.#seq = 1;
-    this.#buffer.setFloor(1); // READY itself is not replayable: a client that missed it identifies again
-    const frames = [dispatchFrame('READY', 1, ready)];
+    // READY is not replayable: a client that missed it identifies again.
+    const frames = [dispatchFrame('READY', this.#s.journal.start(), ready)];
     if (auth.caller.bot && hasIntentBit(identity.intents, IntentBit.Guilds)) {
-      for (const json of guildJsons) frames.push(this.#record('GUILD_CREATE', json));
+      for (const json of guildJsons) frames.push(this.#s.journal.record('GUILD_CREATE', json));
     }
-    this.#push(frames);
+    try {
+      await this.#s.create(identity);
+    } catch (error) {
+      await this.#end(); // nothing the client could resume from: it identifies again
+      throw error;
+    }
+    this.#s.push(frames);
     return { reply: { $case: 'identified', identified: { userId: identity.userId } } };
   }
 
@@ -181,116 +182,116 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     // The token must still be valid (it may have been revoked since Identify) and be this user's.
     const auth = await authenticate(this.ctx, this.options.tokenSecret, command.token).catch(() => undefined);
     if (auth?.caller.userId !== identity.userId) throw new UnknownEntityError('session');
-    const frames = this.#buffer.framesAfter(Number(command.seq), this.#seq);
+    const frames = this.#s.journal.framesAfter(Number(command.seq));
     if (!frames) {
-      this.#end(); // the client will identify again; nothing can bring this one back
+      await this.#end(); // the client will identify again; nothing can bring this one back
       throw new UnknownEntityError('session');
     }
-    const old = this.#socket;
+    const old = this.#s.socket;
     if (old && old.socketId !== command.socket?.socketId) this.ctx.pushFrames(old.nodeId, old.socketId, [], 4000);
-    this.#socket = command.socket;
-    this.#detachedAt = undefined;
-    this.#cancelExpiry?.();
-    this.#cancelExpiry = undefined;
-    this.#seq += 1;
-    frames.push(dispatchFrame('RESUMED', this.#seq, RESUMED_DATA));
-    this.#push(frames);
+    this.#s.attach(command.socket);
+    frames.push(dispatchFrame('RESUMED', this.#s.journal.next(), RESUMED_DATA));
+    try {
+      await this.#s.persist();
+    } catch (error) {
+      // Not written: the socket must not get numbers the store lacks. The client may try again.
+      this.#s.detach(this.ctx.clock.now());
+      throw new ServiceUnavailableError(`Session not resumable now: ${toAppError(error).message}`);
+    }
+    this.#s.push(frames);
     return EMPTY;
   }
 
-  #detach(command: Detach): void {
-    if (this.#socket?.socketId !== command.socketId) return; // an old socket, already replaced by a resume
-    this.#socket = undefined;
+  async #detach(command: Detach): Promise<void> {
+    if (this.#s.socket?.socketId !== command.socketId) return; // an old socket, already replaced by a resume
     if (command.invalidate) {
-      this.#end();
+      this.#s.socket = undefined;
+      await this.#end();
       return;
     }
-    const at = this.ctx.clock.now();
-    this.#detachedAt = at;
-    this.#cancelExpiry?.();
-    this.#cancelExpiry = this.ctx.tellSelfAfter(this.options.resumeWindowMs, {
-      command: { $case: 'expire', expire: { detachedAt: String(at) } },
-    });
+    this.#s.detach(this.ctx.clock.now());
+    await this.#s.persistOrWarn(); // a node taking the session over must know the socket is gone
   }
 
-  #dispatch(identity: Identity, event: DispatchEvent): void {
-    if (!allowsDispatch(identity.intents, event.intent)) return;
+  #dispatch(identity: Identity, event: DispatchEvent): Promise<SessionReply> {
+    if (!allowsDispatch(identity.intents, event.intent)) return Promise.resolve(EMPTY);
     let data = event.dataJson;
     if (identity.caller.bot && !hasIntentBit(identity.intents, IntentBit.MessageContent)) {
       data = withoutMessageContent(event.event, data, identity.userId);
     }
-    this.#push([this.#record(event.event, data)]);
+    return this.#s.deliver([this.#s.journal.record(event.event, data)], EMPTY);
+  }
+
+  async #clientOp(identity: Identity, op: number, dataJson: string): Promise<void> {
+    const outbox: string[] = [];
+    const status = this.#s.status;
+    await handleClientOp(this.#port(identity, outbox), op, dataJson);
+    if (outbox.length > 0) await this.#s.deliver(outbox, undefined);
+    if (this.#s.status !== status) await this.#s.persistOrWarn();
   }
 
   async #join(identity: Identity, guildId: string): Promise<void> {
-    if (this.#guilds.has(guildId) || !isOnShard(guildId, identity.shardId, identity.shardCount)) return;
+    if (this.#s.guilds.has(guildId) || !isOnShard(guildId, identity.shardId, identity.shardCount)) return;
     const json = await this.#subscribe(identity, guildId);
-    if (json !== undefined && hasIntentBit(identity.intents, IntentBit.Guilds)) {
-      this.#push([this.#record('GUILD_CREATE', json)]);
+    if (json === undefined) return;
+    const guildCreate = hasIntentBit(identity.intents, IntentBit.Guilds);
+    const frames = guildCreate ? [this.#s.journal.record('GUILD_CREATE', json)] : [];
+    try {
+      await this.#s.persist();
+    } catch (error) {
+      this.#s.unwritten(error);
+      return;
     }
+    this.#s.push(frames);
   }
 
-  #leave(guildId: string): void {
-    if (!this.#guilds.delete(guildId)) return;
+  async #leave(guildId: string): Promise<void> {
+    if (!this.#s.guilds.delete(guildId)) return;
     this.ctx.tell('guild', guildId, { command: { $case: 'unsubscribe', unsubscribe: { sessionId: this.ctx.key } } });
+    await this.#s.persistOrWarn();
+  }
+
+  /** An event for this session was dropped: it cannot resume without a gap, so it ends (DESIGN §8.7). */
+  async #invalidate(reason: string): Promise<void> {
+    this.ctx.log.warn('session_invalidated', { reason });
+    const socket = this.#s.socket;
+    if (socket) this.#s.closeSocket(socket);
+    this.#s.socket = undefined;
+    await this.#end();
   }
 
   /** Subscribes to one guild; its GUILD_CREATE payload, or undefined when the guild refused or failed. */
   async #subscribe(identity: Identity, guildId: string): Promise<string | undefined> {
     const json = await subscribeToGuild(this.ctx, guildId, identity.userId, identity.intentsText);
-    if (json !== undefined) this.#guilds.add(guildId);
+    if (json !== undefined) this.#s.guilds.add(guildId);
     return json;
   }
 
-  /** Assigns the next sequence number and keeps the frame for replay. */
-  #record(event: string, dataJson: string): string {
-    this.#seq += 1;
-    const frame = dispatchFrame(event, this.#seq, dataJson);
-    this.#buffer.append(this.#seq, frame);
-    return frame;
-  }
-
-  #push(frames: string[]): void {
-    const socket = this.#socket;
-    if (socket && frames.length > 0) this.ctx.pushFrames(socket.nodeId, socket.socketId, frames);
-  }
-
-  #port(identity: Identity): SessionPort {
+  #port(identity: Identity, outbox: string[]): SessionPort {
     return {
       ctx: this.ctx,
       sessionId: this.ctx.key,
       userId: identity.userId,
       caller: identity.caller,
-      guildIds: this.#guilds,
+      guildIds: this.#s.guilds,
       emit: (event, dataJson, intent) => {
-        if (allowsDispatch(identity.intents, intent)) this.#push([this.#record(event, dataJson)]);
+        if (allowsDispatch(identity.intents, intent)) outbox.push(this.#s.journal.record(event, dataJson));
       },
       setStatus: (status) => {
-        this.#status = status;
+        this.#s.status = status;
       },
     };
   }
 
-  /** Ends the session: leaves its guilds and its user, then stops. */
-  #end(): void {
+  /** Ends the session: leaves its guilds and its user, forgets it in the store, then stops. */
+  async #end(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    this.#cancelExpiry?.();
-    const sessionId = this.ctx.key;
-    for (const guildId of this.#guilds) {
-      this.ctx.tell('guild', guildId, { command: { $case: 'unsubscribe', unsubscribe: { sessionId } } });
-    }
-    this.#guilds.clear();
-    const identity = this.#identity;
-    if (identity) {
-      this.ctx.tell('user', identity.userId, {
-        command: {
-          $case: 'detachSession',
-          detachSession: { sessionId, shardId: identity.shardId, intents: identity.intentsText },
-        },
-      });
-    }
+    this.#s.stopTimers();
+    leaveAll(this.ctx, this.#s.identity, this.#s.guilds);
+    this.#s.guilds.clear();
     this.ctx.stopSelf();
+    await this.#s.forget();
   }
 }
 

@@ -142,9 +142,9 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       const node = nodeFor(callback, 'fanOut');
       if (!node) return;
       try {
-        const { event, sessionIds } = call.request;
+        const { event, sessionIds, source } = call.request;
         if (!event) throw new InternalError({ cause: new Error('SessionBatch has no event') });
-        node.deliverFanOut(sessionIds, event);
+        node.deliverFanOut(sessionIds, event, source);
         callback(null, EMPTY);
       } catch (error) {
         fail(callback, 'fanOut', error);

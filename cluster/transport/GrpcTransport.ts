@@ -1,7 +1,7 @@
 import { Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import type { ActorKind, CommandOf, ReplyOf } from '../../actors/runtime/ActorKind.js';
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
-import { toAppError } from '../../src/domain/errors.js';
+import { toAppError, type AppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
 import { EdgeStreams } from './EdgeStreams.js';
 import { envelopeOf, openReply } from './envelopeCodec.js';
@@ -69,21 +69,35 @@ export class GrpcTransport implements RemoteTransport {
   }
 
   /** One-way message to an actor on another node; a failure is logged, not thrown. */
-  tell<K extends ActorKind>(nodeId: string, kind: K, key: string, command: CommandOf<K>): void {
+  tell<K extends ActorKind>(
+    nodeId: string,
+    kind: K,
+    key: string,
+    command: CommandOf<K>,
+    done?: (error: AppError | undefined) => void,
+  ): void {
     const deadline = Date.now() + this.#sendDeadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
     this.#clients.get(nodeId).tell(envelope, new Metadata(), { deadline }, (error) => {
       if (error) this.#dropped('remote_tell_failed', nodeId, error, `${kind}:${key}`);
+      done?.(error ? fromServiceError(error, nodeId) : undefined);
     });
   }
 
   /** One FanOut call carrying the event once for all of `sessionIds` on that node. */
-  fanOut(nodeId: string, sessionIds: readonly string[], event: DispatchEvent): void {
+  fanOut(
+    nodeId: string,
+    sessionIds: readonly string[],
+    event: DispatchEvent,
+    source = '',
+    done?: (error: AppError | undefined) => void,
+  ): void {
     const deadline = Date.now() + this.#sendDeadlineMs;
     // The encoder only reads `sessionIds`, so the caller's array goes out without a copy.
-    const batch = { event, sessionIds: sessionIds as string[] };
+    const batch = { event, sessionIds: sessionIds as string[], source };
     this.#clients.get(nodeId).fanOut(batch, new Metadata(), { deadline }, (error) => {
       if (error) this.#dropped('remote_fanout_failed', nodeId, error, event.event, sessionIds.length);
+      done?.(error ? fromServiceError(error, nodeId) : undefined);
     });
   }
 

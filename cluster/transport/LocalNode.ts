@@ -13,8 +13,8 @@ export interface LocalNode {
   askLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>>;
   /** Tells an actor hosted here; throws WrongOwnerError when this node does not own it. */
   tellLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void;
-  /** Hands one fan-out batch to the Session actors hosted here. */
-  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent): void;
+  /** Hands one fan-out batch to the Session actors hosted here; `source` (`kind:key`) sent it. */
+  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent, source?: string): void;
   /** Hands frames to a socket held by this node's gateway. */
   deliverFrames(socketId: string, frames: readonly string[], closeCode: number): void;
 }

@@ -253,14 +253,15 @@ export class GatewayConnection {
           if (this.#phase === 'resuming') this.#phase = 'ready';
         },
         (error: unknown) => {
-          // Unknown, expired, someone else's, or too far behind: the client must identify anew.
           const appError = toAppError(error);
           if (appError.kind !== 'not_found') {
             this.deps.log.warn('gateway_resume_failed', { socket: this.socketId, err: appError.message });
           }
           this.#sessionId = undefined;
           this.#phase = 'connected';
-          this.#send([invalidSessionFrame(false)]);
+          // Passing (its node died, its lease lives on): op 7, resume again (S3). Gone or too far behind: op 9.
+          if (appError.kind === 'unavailable' || appError.kind === 'overloaded') this.shutdown();
+          else this.#send([invalidSessionFrame(false)]);
         },
       );
   }

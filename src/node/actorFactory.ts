@@ -4,16 +4,30 @@ import type { Actor } from '../../actors/runtime/Actor.js';
 import type { ActorFactory } from '../../actors/runtime/ActorHost.js';
 import type { ActorKind } from '../../actors/runtime/ActorKind.js';
 import { fenceStores } from '../../actors/runtime/fenceStores.js';
+import type { SessionStore } from '../../actors/runtime/ports/sessionStore.js';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
+import type { SubscriptionStore } from '../../actors/runtime/ports/subscriptionStore.js';
 import { SessionActor } from '../../actors/session/SessionActor.js';
 import { UserActor } from '../../actors/user/UserActor.js';
 import type { Config } from '../config/Config.js';
+
+/** Where gateway sessions and guild subscriptions live (Redis in cluster mode, memory in embedded mode). */
+export interface SessionPorts {
+  readonly sessions: SessionStore;
+  readonly subscriptions: SubscriptionStore;
+}
 
 /**
  * Builds each kind's actor with the ports it needs. In cluster mode the host passes a commit fence
  * and the actor gets stores whose writes are refused once its lease is gone (DESIGN §2).
  */
-export function actorFactory(config: Config, stores: Stores, secret: string, gatewayUrl: string): ActorFactory {
+export function actorFactory(
+  config: Config,
+  stores: Stores,
+  secret: string,
+  gatewayUrl: string,
+  sessionPorts: SessionPorts,
+): ActorFactory {
   const build = (
     kind: ActorKind,
     _key: string,
@@ -21,10 +35,11 @@ export function actorFactory(config: Config, stores: Stores, secret: string, gat
     fence?: Parameters<ActorFactory>[3],
   ) => {
     const ports = fence ? fenceStores(stores, fence) : stores;
+    const live = fence ? fenceStores(sessionPorts, fence) : sessionPorts;
     let actor: Actor<never, unknown>;
     switch (kind) {
       case 'guild':
-        actor = new GuildActor(ctx, ports);
+        actor = new GuildActor(ctx, ports, live.subscriptions);
         break;
       case 'channel':
         actor = new ChannelActor(ctx, ports);
@@ -33,7 +48,7 @@ export function actorFactory(config: Config, stores: Stores, secret: string, gat
         actor = new UserActor(ctx, ports, { tokenSecret: secret, passwordCost: config.passwordCost });
         break;
       case 'session':
-        actor = new SessionActor(ctx, { ...config.gateway, tokenSecret: secret, gatewayUrl });
+        actor = new SessionActor(ctx, { ...config.gateway, tokenSecret: secret, gatewayUrl }, live.sessions);
         break;
     }
     return actor;

@@ -14,13 +14,15 @@ import { GatewayServer } from '../gateway/GatewayServer.js';
 import { createHttpApp } from '../http/createHttpApp.js';
 import type { HealthReport } from '../http/EdgeDeps.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
-import { actorFactory } from './actorFactory.js';
+import { actorFactory, type SessionPorts } from './actorFactory.js';
 import type { HttpListener } from './listenHttp.js';
 
 /** What differs between embedded and cluster mode; everything else is assembled the same way. */
 export interface NodeBackend {
   readonly nodeId: string;
   readonly stores: Stores;
+  /** Gateway sessions and guild subscriptions (they survive the loss of the node hosting them). */
+  readonly sessionPorts: SessionPorts;
   readonly tokenSecret: string;
   /** Unique per live node (snowflake worker/process bits). */
   readonly generatorId: number;
@@ -53,7 +55,7 @@ export function assembleNode(
   const ids = new SnowflakeGenerator(backend.generatorId);
   const host = new ActorHost({
     nodeId: backend.nodeId,
-    factory: actorFactory(config, backend.stores, backend.tokenSecret, listener.gatewayUrl),
+    factory: actorFactory(config, backend.stores, backend.tokenSecret, listener.gatewayUrl, backend.sessionPorts),
     messenger: system,
     clock: systemClock,
     log,

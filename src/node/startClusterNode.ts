@@ -11,6 +11,8 @@ import { allocateGeneratorId, sharedTokenSecret } from '../store/redis/clusterId
 import { connectRedis } from '../store/redis/connectRedis.js';
 import { RedisLeaseTable } from '../store/redis/RedisLeaseTable.js';
 import { RedisRateLimiter } from '../store/redis/RedisRateLimiter.js';
+import { RedisSessionStore } from '../store/redis/RedisSessionStore.js';
+import { RedisSubscriptionStore } from '../store/redis/RedisSubscriptionStore.js';
 import { assembleNode } from './assembleNode.js';
 import { listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
@@ -29,6 +31,12 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     keyspace: backend.cassandra.keyspace,
     replicationFactor: backend.cassandraReplicationFactor,
   });
+  // Session frames get their own connection, so a fan-out's writes never queue ahead of lease renewals.
+  const sessionRedis = await connectRedis(backend.redis.url, log, { name: 'chorus-sessions' });
+  const sessionPorts = {
+    sessions: new RedisSessionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
+    subscriptions: new RedisSubscriptionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
+  };
   const tokenSecret = await sharedTokenSecret(redis, backend.redis.keyPrefix, config.tokenSecret);
   const generatorId = await allocateGeneratorId(redis, backend.redis.keyPrefix);
   const listener = await listenHttp(config.http);
@@ -77,6 +85,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     {
       nodeId,
       stores,
+      sessionPorts,
       tokenSecret,
       generatorId,
       limiter: new RedisRateLimiter(redis, backend.redis.keyPrefix),
@@ -115,6 +124,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
       transport.close();
       await grpc.close();
       await stores.close();
+      sessionRedis.disconnect();
       redis.disconnect();
     })());
   log.info('node_started', { mode: 'cluster', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });

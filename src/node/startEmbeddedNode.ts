@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
 import { InMemoryRateLimiter } from '../http/RateLimiter.js';
+import { InMemorySessionStore } from '../store/memory/InMemorySessionStore.js';
+import { InMemorySubscriptionStore } from '../store/memory/InMemorySubscriptionStore.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
 import { listenHttp } from './listenHttp.js';
@@ -36,6 +38,8 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     {
       nodeId,
       stores,
+      // One process: sessions and subscriptions live as long as it does, across passivation.
+      sessionPorts: { sessions: new InMemorySessionStore(), subscriptions: new InMemorySubscriptionStore() },
       tokenSecret,
       generatorId: 0,
       limiter: new InMemoryRateLimiter(),

@@ -126,6 +126,10 @@ export interface MemberRecord {
   communication_disabled_until: string | null;
   flags: number;
   bio: string;
+  /** Per-guild profile (PATCH /guilds/{id}/profile/@me); absent until first set. */
+  banner?: string | null;
+  pronouns?: string;
+  theme_colors?: number[] | null;
   /** The user's public record, kept current by the User actor (a Guild never awaits a User). */
   user: Record<string, unknown>;
 }

@@ -195,10 +195,9 @@ describe('cluster: gateway clients on other nodes than the REST call', function 
       await resumeOnSurvivor(elsewhere);
     });
 
-    // PENDING WORK (Session actor failover is being built separately): the Session actor died with the
-    // edge node, so its sequence and resume buffer are gone. Runs with CHORUS_TEST_PENDING=1.
-    it('[pending: session failover] resumes on a survivor a session whose actor died with the edge', async function () {
-      if (process.env.CHORUS_TEST_PENDING !== '1') this.skip();
+    // The Session actor died with the edge node: its new owner rebuilds it from the session store
+    // (sequence and resume buffer are durable in Redis), so the resume still replays everything.
+    it('resumes on a survivor a session whose actor died with the edge', async function () {
       assert.equal(onEdge.host, edge);
       await resumeOnSurvivor(onEdge);
     });

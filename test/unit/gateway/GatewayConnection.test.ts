@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { WebSocket } from 'ws';
 import type { ActorSystem } from '../../../cluster/ActorSystem.js';
 import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
-import { UnauthorizedError } from '../../../src/domain/errors.js';
+import { ServiceUnavailableError, UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { createLogger } from '../../../src/domain/Logger.js';
 import { GatewayConnection } from '../../../src/gateway/GatewayConnection.js';
 
@@ -156,6 +156,29 @@ describe('GatewayConnection', () => {
       told.map((command) => command.command),
       [{ $case: 'clientOp', clientOp: { op: 8, dataJson: '{"guild_id":"1","limit":0}' } }],
     );
+  });
+
+  it('answers a resume its session cannot take yet with op 7 and close 4000, not op 9', async () => {
+    const { system, told } = fakeSystem(() => Promise.reject(new ServiceUnavailableError('lease still held')));
+    const { socket } = connect(system);
+    socket.receive({ op: 6, d: { token: 'a.b.c', session_id: 'a'.repeat(32), seq: 3 } });
+    await settle();
+    assert.deepEqual(socket.ops(), [10, 7]);
+    assert.equal(socket.closedWith, 4000);
+    await settle();
+    assert.equal(detachOf(told), undefined, 'the session is not this socket’s: nothing to detach');
+  });
+
+  it('answers a resume of an unknown session with op 9 d:false and keeps the socket', async () => {
+    const { system } = fakeSystem(() => Promise.reject(new UnknownEntityError('session')));
+    const { socket } = connect(system);
+    socket.receive({ op: 6, d: { token: 'a.b.c', session_id: 'a'.repeat(32), seq: 3 } });
+    await settle();
+    assert.deepEqual(
+      socket.sent.slice(1).map((frame) => JSON.parse(frame) as unknown),
+      [{ op: 9, d: false, s: null, t: null }],
+    );
+    assert.equal(socket.closedWith, undefined);
   });
 
   it('closes 4009 once no heartbeat came within one and a half intervals', () => {

@@ -35,7 +35,11 @@ const detach = (socketId: string, invalidate = false): SessionCommand => ({
   command: { $case: 'detach', detach: { socketId, invalidate } },
 });
 
-function sessionWith(ctx: FakeContext, resumeBufferSize = 100, store = new InMemorySessionStore(ctx.clock)): SessionActor {
+function sessionWith(
+  ctx: FakeContext,
+  resumeBufferSize = 100,
+  store = new InMemorySessionStore(ctx.clock),
+): SessionActor {
   return new SessionActor(
     ctx,
     {

@@ -50,7 +50,11 @@ class RecordingStore implements SessionStore {
     this.log.push(`save seq ${args[1].seq}`);
     return this.inner.save(...args);
   }
-  addFrames(sessionId: string, frames: Parameters<SessionStore['addFrames']>[1], progress: FrameProgress): Promise<void> {
+  addFrames(
+    sessionId: string,
+    frames: Parameters<SessionStore['addFrames']>[1],
+    progress: FrameProgress,
+  ): Promise<void> {
     if (this.refuse) return Promise.reject(new ServiceUnavailableError('store down'));
     this.log.push(`write ${frames.map((frame) => frame.seq).join(',')} seq ${progress.seq}`);
     return this.inner.addFrames(sessionId, frames, progress);
@@ -80,11 +84,18 @@ class LoggingContext extends FakeContext {
 }
 
 function actorOn(ctx: FakeContext, store: SessionStore): SessionActor {
-  return new SessionActor(ctx, { resumeWindowMs: WINDOW_MS, resumeBufferSize: 10, tokenSecret: 'unit-secret', gatewayUrl: 'ws://gw' }, store);
+  return new SessionActor(
+    ctx,
+    { resumeWindowMs: WINDOW_MS, resumeBufferSize: 10, tokenSecret: 'unit-secret', gatewayUrl: 'ws://gw' },
+    store,
+  );
 }
 
 /** A second activation of the same session on another node, sharing the store (the first node died). */
-async function takeOver(store: SessionStore, clock = new FakeContext().clock): Promise<{ ctx: LoggingContext; session: SessionActor }> {
+async function takeOver(
+  store: SessionStore,
+  clock = new FakeContext().clock,
+): Promise<{ ctx: LoggingContext; session: SessionActor }> {
   const ctx = new LoggingContext();
   ctx.clock.advance(clock.now() - ctx.clock.now());
   const session = actorOn(ctx, store);
@@ -101,7 +112,14 @@ describe('SessionActor durability', () => {
     await session.handle(identify);
     await session.handle(dispatch('1'));
     await session.handle(dispatch('2'));
-    assert.deepEqual(ctx.events, ['save seq 1', 'push s1 1', 'write 2 seq 2', 'push s1 2', 'write 3 seq 3', 'push s1 3']);
+    assert.deepEqual(ctx.events, [
+      'save seq 1',
+      'push s1 1',
+      'write 2 seq 2',
+      'push s1 2',
+      'write 3 seq 3',
+      'push s1 3',
+    ]);
   });
 
   it('resumes on a new activation elsewhere from what the store holds, numbering on', async () => {

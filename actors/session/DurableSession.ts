@@ -1,0 +1,201 @@
+import type { SocketAddress } from '../../proto/gen/chorus/v1/session.js';
+import { toAppError } from '../../src/domain/errors.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+import type { SessionRecord, SessionStore, StoredSession } from '../runtime/ports/sessionStore.js';
+import { SessionJournal } from './SessionJournal.js';
+import { identityOf, sessionRecord, type Identity } from './sessionRecord.js';
+
+/** op 7 Reconnect: sent before closing a socket 4000, so the client reconnects (to any node) and resumes. */
+export const RECONNECT_FRAME = '{"op":7,"d":null,"s":null,"t":null}';
+/** A close code after which clients resume. */
+export const CLOSE_RESUMABLE = 4000;
+
+/** Resume settings a DurableSession needs. */
+export interface DurableSessionOptions {
+  readonly resumeWindowMs: number;
+  readonly resumeBufferSize: number;
+}
+
+/**
+ * The state of one Session actor and its copy in the SessionStore: identity, socket, guilds, status,
+ * the journal of numbered frames, the resume window and the keep-alive of a quiet attached session.
+ * Frames reach the socket only once written (`deliver`), and the record is written after the frames
+ * (`persist`), so the stored seq never runs ahead of the stored frames. Used inside turns only.
+ */
+export class DurableSession {
+  identity: Identity | undefined;
+  socket: SocketAddress | undefined;
+  readonly guilds = new Set<string>();
+  status = 'online';
+  createdAt = 0;
+  detachedAt: number | undefined;
+  readonly journal: SessionJournal;
+  #cancelExpiry: (() => void) | undefined;
+  #cancelKeepAlive: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: ActorContext,
+    private readonly store: SessionStore,
+    private readonly options: DurableSessionOptions,
+  ) {
+    this.journal = new SessionJournal(store, ctx.key, options.resumeBufferSize);
+  }
+
+  /** The record as it would be saved now. */
+  record(identity: Identity): SessionRecord {
+    return sessionRecord(identity, {
+      guildIds: this.guilds,
+      status: this.status,
+      seq: this.journal.seq,
+      floor: this.journal.floor,
+      socket: this.socket,
+      createdAtMs: this.createdAt,
+      detachedAtMs: this.socket ? undefined : this.detachedAt,
+    });
+  }
+
+  /** Writes the first record and the frames numbered so far (Identify). */
+  async create(identity: Identity): Promise<void> {
+    // The record claims READY only; the frames numbered after it (a bot's GUILD_CREATEs) follow it.
+    const record = { ...this.record(identity), seq: 1, floor: 1 };
+    await this.store.save(this.ctx.key, record, this.ttlMs());
+    this.journal.noteSaved(1, 1);
+    await this.journal.flush(this.ttlMs());
+  }
+
+  /** Writes pending frames, then the record. */
+  async persist(): Promise<void> {
+    const identity = this.identity;
+    if (!identity) return;
+    await this.journal.flush(this.ttlMs());
+    await this.store.save(this.ctx.key, this.record(identity), this.ttlMs());
+  }
+
+  /** persist, logging a failure (the write is an improvement, not a promise made to the client). */
+  async persistOrWarn(): Promise<void> {
+    await this.persist().catch((error: unknown) => {
+      this.ctx.log.warn('session_write_failed', { err: toAppError(error).message });
+    });
+  }
+
+  /** Writes the frames, then pushes them to the socket: never the other way round. */
+  deliver<T>(frames: string[], result: T): Promise<T> {
+    return this.journal.flushThen(
+      this.ttlMs(),
+      () => {
+        this.push(frames);
+        return result;
+      },
+      (error) => {
+        this.unwritten(error);
+        return result;
+      },
+    );
+  }
+
+  /**
+   * The store did not take the frames: they stay in the journal, but the socket must not have them.
+   * The client is asked to reconnect; its Resume writes them again (or fails, and it identifies anew).
+   */
+  unwritten(error: unknown): void {
+    this.ctx.log.warn('session_write_failed', { err: toAppError(error).message });
+    if (!this.socket) return;
+    this.closeSocket(this.socket);
+    this.detach(this.ctx.clock.now());
+  }
+
+  push(frames: readonly string[]): void {
+    const socket = this.socket;
+    if (socket && frames.length > 0) this.ctx.pushFrames(socket.nodeId, socket.socketId, frames);
+  }
+
+  /** Attaches a socket (Identify, Resume): the window stops, the keep-alive starts. */
+  attach(socket: SocketAddress | undefined): void {
+    this.socket = socket;
+    this.detachedAt = undefined;
+    this.#cancelExpiry?.();
+    this.#cancelExpiry = undefined;
+    this.#armKeepAlive();
+  }
+
+  /** Detached since `at`: the session ends (an `expire` to itself) once the resume window from then passed. */
+  detach(at: number): void {
+    this.socket = undefined;
+    this.detachedAt = at;
+    this.#cancelKeepAlive?.();
+    this.#cancelExpiry?.();
+    const left = Math.max(0, at + this.options.resumeWindowMs - this.ctx.clock.now());
+    this.#cancelExpiry = this.ctx.tellSelfAfter(left, {
+      command: { $case: 'expire', expire: { detachedAt: String(at) } },
+    });
+  }
+
+  /** True when detached for the whole resume window. */
+  get expired(): boolean {
+    if (this.socket !== undefined || this.detachedAt === undefined) return false;
+    return this.ctx.clock.now() - this.detachedAt >= this.options.resumeWindowMs;
+  }
+
+  /** A `heartbeat` to itself: extends the stored session while a socket is attached. */
+  async keepAlive(): Promise<void> {
+    if (!this.socket) return;
+    this.#armKeepAlive();
+    await this.store.touch(this.ctx.key, this.ttlMs()).catch((error: unknown) => {
+      this.ctx.log.warn('session_write_failed', { err: toAppError(error).message });
+    });
+  }
+
+  /**
+   * Takes over a stored session (this node now owns it). Its socket may have died with its edge node,
+   * or be open on a surviving one: either way its client is asked to reconnect and resume here, and
+   * until it does the session waits out the resume window like any detached one.
+   */
+  async restore(stored: StoredSession): Promise<Identity> {
+    const { record } = stored;
+    const identity = identityOf(record);
+    this.identity = identity;
+    for (const guildId of record.guildIds) this.guilds.add(guildId);
+    this.status = record.status;
+    this.createdAt = record.createdAtMs;
+    this.journal.restore(stored);
+    if (!record.socket) {
+      this.detach(record.detachedAtMs ?? this.ctx.clock.now());
+      return identity;
+    }
+    this.closeSocket(record.socket);
+    this.detach(this.ctx.clock.now());
+    await this.persistOrWarn();
+    return identity;
+  }
+
+  /** Stops the timers (the session ends or stops). */
+  stopTimers(): void {
+    this.#cancelExpiry?.();
+    this.#cancelKeepAlive?.();
+  }
+
+  /** Forgets the session in the store (it ended); its ttl would otherwise. */
+  async forget(): Promise<void> {
+    await this.store.delete(this.ctx.key).catch((error: unknown) => {
+      this.ctx.log.warn('session_delete_failed', { err: toAppError(error).message });
+    });
+  }
+
+  /** Asks the client on `socket` to reconnect and resume, and closes it. */
+  closeSocket(socket: SocketAddress): void {
+    this.ctx.pushFrames(socket.nodeId, socket.socketId, [RECONNECT_FRAME], CLOSE_RESUMABLE);
+  }
+
+  /** How long the store keeps the session from now: the resume window, counted from the detach if any. */
+  ttlMs(): number {
+    if (this.socket || this.detachedAt === undefined) return this.options.resumeWindowMs;
+    return Math.max(1, this.detachedAt + this.options.resumeWindowMs - this.ctx.clock.now());
+  }
+
+  #armKeepAlive(): void {
+    this.#cancelKeepAlive?.();
+    this.#cancelKeepAlive = this.ctx.tellSelfAfter(Math.max(1, Math.floor(this.options.resumeWindowMs / 2)), {
+      command: { $case: 'heartbeat', heartbeat: { seq: '0' } },
+    });
+  }
+}

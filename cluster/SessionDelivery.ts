@@ -1,0 +1,163 @@
+import type { ActorHost } from '../actors/runtime/ActorHost.js';
+import { ActorKind } from '../actors/runtime/ActorKind.js';
+import type { DispatchEvent } from '../proto/gen/chorus/v1/common.js';
+import type { SessionCommand } from '../proto/gen/chorus/v1/session.js';
+import { toAppError } from '../src/domain/errors.js';
+import type { Logger } from '../src/domain/Logger.js';
+
+/** What delivery needs from the local host. */
+export type SessionHost = Pick<ActorHost, 'isActive' | 'tell' | 'ask' | 'evict'>;
+
+/** How SessionDelivery reaches the rest of the system. */
+export interface SessionDeliveryDeps {
+  readonly host: SessionHost;
+  readonly log: Logger;
+  /** True while this node owns the session under its current view. */
+  readonly owns: (sessionId: string) => boolean;
+  /** Sends an event on to the session's owner under the current view (it moved while activating). */
+  readonly reroute: (sessionId: string, event: DispatchEvent, source: string) => void;
+  /** Tells `source` (`kind:key`) to forget sessions that no longer exist. */
+  readonly forget: (source: string, sessionIds: readonly string[]) => void;
+}
+
+/** A session being activated, and the events that arrived for it meanwhile, in arrival order. */
+interface Activating {
+  readonly events: DispatchEvent[];
+  readonly sources: Set<string>;
+  readonly since: number;
+  attempts: number;
+}
+
+/** How long an activation that fails for a passing reason (a lapsing lease) is retried. */
+const RETRY_FOR_MS = 15_000;
+/** Events held for one session while it activates; past this the session is invalidated instead. */
+const MAX_HELD = 10_000;
+
+const dispatch = (event: DispatchEvent): SessionCommand => ({ command: { $case: 'dispatch', dispatch: event } });
+
+/**
+ * Hands fan-out batches to the Session actors of this node (DESIGN §4 step 4, §8.5). An active session
+ * gets a tell. An inactive one is activated by the dispatch: it loads itself from the SessionStore
+ * (its node died, or it was handed off) and events arriving meanwhile wait here, in order, until the
+ * activation is through. A session the store does not know is gone: its events are dropped and the
+ * actors that sent them are told to forget it. An activation refused for a passing reason (the dead
+ * owner's lease has not lapsed yet) is retried, or forwarded when the session moved meanwhile.
+ * A session whose mailbox is full is invalidated rather than silently missing the event (§8.7).
+ */
+export class SessionDelivery {
+  readonly #activating = new Map<string, Activating>();
+
+  constructor(private readonly deps: SessionDeliveryDeps) {}
+
+  /** Delivers one event to sessions hosted here. */
+  deliver(sessionIds: readonly string[], event: DispatchEvent, source: string): void {
+    const { host } = this.deps;
+    const command = dispatch(event); // one command object for the whole batch
+    for (const sessionId of sessionIds) {
+      const waiting = this.#activating.get(sessionId);
+      if (waiting) {
+        if (waiting.events.length >= MAX_HELD) this.#giveUp(sessionId, waiting, 'too many events held');
+        else {
+          waiting.events.push(event);
+          if (source) waiting.sources.add(source);
+        }
+      } else if (host.isActive(ActorKind.Session, sessionId)) {
+        this.#tell(sessionId, command);
+      } else {
+        const activating: Activating = { events: [event], sources: new Set(), since: Date.now(), attempts: 0 };
+        if (source) activating.sources.add(source);
+        this.#activating.set(sessionId, activating);
+        this.#activate(sessionId, activating);
+      }
+    }
+  }
+
+  /** Sessions with events held while they activate (for health and tests). */
+  get activating(): number {
+    return this.#activating.size;
+  }
+
+  #tell(sessionId: string, command: SessionCommand): void {
+    try {
+      this.deps.host.tell(ActorKind.Session, sessionId, command);
+    } catch (error) {
+      if (toAppError(error).kind === 'overloaded') this.#invalidate(sessionId, 'mailbox full');
+      else this.deps.log.warn('session_dispatch_dropped', { session: sessionId, err: toAppError(error).message });
+    }
+  }
+
+  /** The first held event activates the session through an ask, so its outcome is known here. */
+  #activate(sessionId: string, activating: Activating): void {
+    const first = activating.events[0];
+    if (!first) {
+      this.#activating.delete(sessionId);
+      return;
+    }
+    this.deps.host.ask(ActorKind.Session, sessionId, dispatch(first)).then(
+      () => {
+        if (this.#activating.get(sessionId) !== activating) return; // given up meanwhile
+        activating.events.shift();
+        this.#activating.delete(sessionId);
+        for (const event of activating.events) this.#tell(sessionId, dispatch(event));
+      },
+      (error: unknown) => {
+        this.#failed(sessionId, activating, error);
+      },
+    );
+  }
+
+  #failed(sessionId: string, activating: Activating, error: unknown): void {
+    if (this.#activating.get(sessionId) !== activating) return; // given up meanwhile
+    const err = toAppError(error);
+    if (err.kind === 'not_found') {
+      // Ended, expired or never identified: whoever fanned out to it holds a stale subscription.
+      this.#activating.delete(sessionId);
+      for (const source of activating.sources) this.deps.forget(source, [sessionId]);
+      return;
+    }
+    const passing = err.kind === 'moved' || err.kind === 'unavailable';
+    if (!passing || Date.now() - activating.since > RETRY_FOR_MS) {
+      this.#giveUp(sessionId, activating, err.message);
+      return;
+    }
+    activating.attempts += 1;
+    const delayMs = Math.min(1_000, 25 * 2 ** Math.min(activating.attempts, 6));
+    setTimeout(() => {
+      this.#retry(sessionId, activating);
+    }, delayMs).unref();
+  }
+
+  #retry(sessionId: string, activating: Activating): void {
+    if (this.#activating.get(sessionId) !== activating) return;
+    if (this.deps.owns(sessionId)) {
+      this.#activate(sessionId, activating);
+      return;
+    }
+    this.#activating.delete(sessionId);
+    const [source = ''] = activating.sources;
+    for (const event of activating.events) this.deps.reroute(sessionId, event, source);
+  }
+
+  /** The events cannot be delivered: the session must not go on as if it had them. */
+  #giveUp(sessionId: string, activating: Activating, reason: string): void {
+    this.#activating.delete(sessionId);
+    this.deps.log.warn('session_dispatch_dropped', {
+      session: sessionId,
+      events: activating.events.length,
+      err: reason,
+    });
+    this.#invalidate(sessionId, `events dropped: ${reason}`);
+  }
+
+  /** Evicts the session (dropping its queue) and has a fresh activation end it and close its socket. */
+  #invalidate(sessionId: string, reason: string): void {
+    const { host, log } = this.deps;
+    log.warn('session_invalidated', { session: sessionId, reason });
+    host.evict(ActorKind.Session, sessionId);
+    try {
+      host.tell(ActorKind.Session, sessionId, { command: { $case: 'invalidate', invalidate: { reason } } });
+    } catch (error) {
+      log.warn('session_invalidate_failed', { session: sessionId, err: toAppError(error).message });
+    }
+  }
+}

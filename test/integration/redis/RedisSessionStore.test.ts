@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import type { Redis } from 'ioredis';
+import { RedisSessionStore } from '../../../src/store/redis/RedisSessionStore.js';
+import { RedisSubscriptionStore } from '../../../src/store/redis/RedisSubscriptionStore.js';
+import { aSessionRecord, sessionStoreContract } from '../../contract/sessionStoreContract.js';
+import { subscriptionStoreContract } from '../../contract/subscriptionStoreContract.js';
+import { deleteKeys, elapseKeys, plainClient, runPrefix } from './redisTestKit.js';
+
+describe('RedisSessionStore', () => {
+  const prefix = runPrefix();
+  let redis: Redis;
+
+  before(async () => {
+    redis = await plainClient();
+  });
+
+  after(async () => {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+
+  sessionStoreContract(() =>
+    Promise.resolve({
+      store: new RedisSessionStore(redis, { keyPrefix: prefix }),
+      elapse: (ms: number) => elapseKeys(redis, `${prefix}session:*`, ms),
+    }),
+  );
+
+  it('writes the frames of a 1,000-session fan-out in one pipeline', async () => {
+    const client = await plainClient();
+    const pipeline = client.pipeline.bind(client);
+    let pipelines = 0;
+    client.pipeline = (...args: Parameters<Redis['pipeline']>) => {
+      pipelines += 1;
+      return pipeline(...args);
+    };
+    try {
+      const store = new RedisSessionStore(client, { keyPrefix: prefix });
+      const ids = Array.from({ length: 1_000 }, (_, index) => `fanout${String(index).padStart(26, '0')}`);
+      await Promise.all(ids.map((id) => store.save(id, aSessionRecord(), 60_000)));
+      const before = pipelines;
+      const frame = { seq: 2, frame: '{"op":0,"t":"MESSAGE_CREATE","s":2,"d":{}}' };
+      const started = performance.now();
+      await Promise.all(
+        ids.map((id) => store.addFrames(id, [frame], { seq: 2, floor: 1, maxFrames: 10, ttlMs: 60_000 })),
+      );
+      const elapsed = performance.now() - started;
+      assert.equal(pipelines - before, 1, '1,000 writes of one event-loop turn leave as one pipeline');
+      console.log(`      1,000 session appends in one pipeline: ${elapsed.toFixed(1)} ms`);
+      const loaded = await Promise.all([ids[0], ids[999]].map((id) => store.load(id as string)));
+      for (const session of loaded) assert.deepEqual(session?.frames, [frame]);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('refuses a client configured with its own key prefix', () => {
+    const prefixed = redis.duplicate({ keyPrefix: 'x:', lazyConnect: true });
+    assert.throws(() => new RedisSessionStore(prefixed, { keyPrefix: prefix }), /key prefix/);
+    prefixed.disconnect();
+  });
+});
+
+describe('RedisSubscriptionStore', () => {
+  const prefix = runPrefix();
+  let redis: Redis;
+
+  before(async () => {
+    redis = await plainClient();
+  });
+
+  after(async () => {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+
+  subscriptionStoreContract(() => Promise.resolve(new RedisSubscriptionStore(redis, { keyPrefix: prefix })));
+});
