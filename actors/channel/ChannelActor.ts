@@ -65,7 +65,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   override async handle({ command }: ChannelCommand): Promise<ChannelReply> {
     if (command === undefined) throw new InternalError({ cause: new Error('ChannelCommand.command is empty') });
     if (command.$case === 'channelChanged') return this.#channelChanged(command.channelChanged);
-    // Access is asked per request, so there is no cached snapshot to drop.
+    // Kept for compatibility: no Guild sends it now; access is asked per request, nothing is cached.
     if (command.$case === 'invalidateAccess') return EMPTY_REPLY;
     if (command.$case === 'flush') return this.#flush();
     return this.#serve(await this.#scopeOrLoad(), command);

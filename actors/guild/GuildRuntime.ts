@@ -116,19 +116,12 @@ export class GuildRuntime {
   }
 
   /**
-   * Roles, members or overwrites changed: bump the version and tell each message-holding channel
-   * that cached permission snapshots are stale (tell only; a Guild never awaits a Channel).
+   * Roles, members or overwrites changed: bump the version carried in channel_access replies.
+   * Channel actors ask for a fresh snapshot on every request, so nothing needs telling (telling every
+   * channel here used to wake each idle channel actor, with a storage read, on every member join).
    */
   permissionsChanged(): void {
-    const state = this.state;
-    state.version += 1;
-    const version = String(state.version);
-    for (const channel of state.channels.values()) {
-      if (channel.type === 4) continue;
-      this.ctx.tell(ActorKind.Channel, channel.id, {
-        command: { $case: 'invalidateAccess', invalidateAccess: { version } },
-      });
-    }
+    this.state.version += 1;
   }
 
   /** Tells the channel actor its record changed (the record as JSON); `channel` undefined means it was deleted. */
