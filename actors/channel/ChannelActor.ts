@@ -59,7 +59,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   }
 
   override async deactivate(): Promise<void> {
-    if (this.#scope?.dirty) await this.#scope.flush();
+    if (this.#scope?.dirty) await this.#scope.flush(true);
   }
 
   override async handle({ command }: ChannelCommand): Promise<ChannelReply> {

@@ -9,6 +9,7 @@ import { AuthorSnapshots } from './AuthorSnapshots.js';
 import { requireCaller, viewAccess, type Access } from './channelAccess.js';
 import { recipientUsers } from './channelJson.js';
 import { emit, type EventFamily } from './channelEvents.js';
+import { DispatchOutbox, redispatchUnflushed } from './dispatchOutbox.js';
 import { authorOf, messageJson } from './messageJson.js';
 import { NONCE_WINDOW_MS, NonceCache } from './NonceCache.js';
 import { KnownUsers, publicUserOf, type PublicUser } from './publicUser.js';
@@ -27,6 +28,12 @@ export interface ChannelStores {
 /** Delay before cached last_message_id / last_pin_timestamp are written through (one write per burst). */
 const FLUSH_DELAY_MS = 250;
 
+/** The newer of two snowflakes (null when both are). */
+function newerOf(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return compareSnowflakes(a, b) >= 0 ? a : b;
+}
+
 /** A reply carrying a JSON document. */
 export function jsonReply(json: string): ChannelReply {
   return { reply: { $case: 'json', json: { json } } };
@@ -44,6 +51,8 @@ export class ChannelScope {
   readonly users = new KnownUsers();
   readonly authors = new AuthorSnapshots();
   readonly nonces = new NonceCache();
+  /** Messages an earlier activation stored and maybe never dispatched (see dispatchOutbox). */
+  readonly outbox = new DispatchOutbox();
   /** user id → when their last message was sent (slowmode). */
   readonly lastSentMs = new Map<string, number>();
   /** Pinned messages; undefined until counted. */
@@ -171,39 +180,48 @@ export class ChannelScope {
    * Writes the fields this actor owns (last_message_id, last_pin_timestamp) into the stored record,
    * keeping every other field as its owner (the Guild, or the User for DMs) last saved it. Returns
    * false when the channel no longer exists. A crash before a flush loses nothing: activation
-   * recomputes last_message_id from the newest stored message.
+   * recomputes last_message_id from the newest stored message, and dispatches again the messages
+   * newer than the stored one. So a timer flush writes the id the previous one saw (the outbox's
+   * settle) and flushes again until the two agree; the `final` flush (deactivation) writes the newest.
    */
-  async flush(): Promise<boolean> {
+  async flush(final = false): Promise<boolean> {
     this.#flushPending = false;
     if (!this.#dirty) return true;
     const stored = await this.stores.channels.get(this.channel.id);
     if (!stored) return false;
+    const newest = this.channel.last_message_id;
+    const settled = final ? newest : this.outbox.settle(newest);
     const merged: ChannelRecord = {
       ...stored,
-      last_message_id: this.channel.last_message_id,
+      last_message_id: newerOf(stored.last_message_id, settled),
       last_pin_timestamp: this.channel.last_pin_timestamp,
     };
     await this.stores.channels.save(merged);
-    this.channel = merged;
+    this.channel = { ...merged, last_message_id: newest };
     this.#dirty = false;
+    if (settled !== newest) this.#markDirty(); // one more flush writes the newest id
     return true;
   }
 
   /**
    * Brings last_message_id up to the newest stored message (it may not have been flushed), and
    * refills the nonce cache from the newest messages: a send retried after this channel's previous
-   * owner died (it stored the message but never replied) must return that message, not a copy.
+   * owner died (it stored the message but never replied) must return that message, not a copy. The
+   * same read fills the outbox, and the messages the previous activation never flushed are
+   * dispatched again (it may have died before dispatching them; see dispatchOutbox).
    */
   async reconcileLastMessage(): Promise<void> {
     const recent = await this.messages.list(this.channel.id, { limit: 100 });
+    const now = this.ctx.clock.now();
+    const unflushed = this.outbox.inherit(recent, this.channel.last_message_id, now);
     const [newest] = recent;
     if (newest !== undefined) this.noteLastMessage(newest.id);
-    const now = this.ctx.clock.now();
     for (const record of [...recent].reverse()) {
       // Oldest first: the cache prunes in insertion order.
       if (record.nonce === null) continue;
       const at = snowflakeTimestampMs(record.id);
       if (now - at <= NONCE_WINDOW_MS) this.nonces.remember(record.author_id, record.nonce, record.id, at);
     }
+    await redispatchUnflushed(this, unflushed);
   }
 }

@@ -1,6 +1,7 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
+import { withJsonFields } from './messageJson.js';
 
 /** Gateway intents as `bit index + 1` (0 = not gated), per event family, for guild channels and DMs. */
 const INTENTS = {
@@ -48,4 +49,17 @@ export function withGuildId<T extends Record<string, unknown>>(
   data: T,
 ): T & { guild_id?: string } {
   return channel.guild_id === null ? data : { ...data, guild_id: channel.guild_id };
+}
+
+/**
+ * A MESSAGE_CREATE/UPDATE payload built from the serialized message: plus channel_type, and in guild
+ * channels guild_id and the author's member object (`memberJson`, '' for none), without re-serializing.
+ */
+export function messageEventJson(channel: ChannelRecord, messageText: string, memberJson: string): string {
+  const extra: Record<string, string> = { channel_type: String(channel.type) };
+  if (channel.guild_id !== null) {
+    extra['guild_id'] = JSON.stringify(channel.guild_id);
+    if (memberJson !== '') extra['member'] = memberJson;
+  }
+  return withJsonFields(messageText, extra);
 }

@@ -4,11 +4,12 @@ import type { MessageCreateBody } from '../../src/schemas/message.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';
 import { channelJson, holdsMessages } from './channelJson.js';
-import { tellUser } from './channelEvents.js';
+import { messageEventJson, tellUser } from './channelEvents.js';
 import type { ChannelScope } from './ChannelScope.js';
 import { jsonReply } from './ChannelScope.js';
+import { redispatch } from './dispatchOutbox.js';
 import { parseMentions, resolveMentions } from './mentions.js';
-import { MessageType, messageJson, withJsonFields } from './messageJson.js';
+import { MessageType, messageJson } from './messageJson.js';
 
 /** Message flags a client may set: SUPPRESS_EMBEDS (1<<2) and SUPPRESS_NOTIFICATIONS (1<<12). */
 export const CLIENT_FLAGS = (1 << 2) | (1 << 12);
@@ -45,7 +46,12 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
   if (nonce !== null) {
     const earlier = scope.nonces.find(caller.userId, nonce, now);
     const record = earlier === undefined ? undefined : await scope.messages.get(channel.id, earlier);
-    if (record) return jsonReply(JSON.stringify((await scope.render([record], caller.userId))[0]));
+    if (record) {
+      const [json = {}] = await scope.render([record], caller.userId);
+      // Stored by an earlier activation that may have died before dispatching it (see dispatchOutbox).
+      if (scope.outbox.claim(record.id)) await redispatch(scope, record, access.memberJson, 'retry', json);
+      return jsonReply(JSON.stringify(json));
+    }
   }
   enforceSlowmode(scope, access, now);
 
@@ -114,13 +120,7 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
 
 /** The MESSAGE_CREATE/UPDATE payload: the message text plus guild_id, member and channel_type, without re-serializing it. */
 export function eventJson(scope: ChannelScope, messageText: string, access: Access): string {
-  const { channel } = scope;
-  const extra: Record<string, string> = { channel_type: String(channel.type) };
-  if (channel.guild_id !== null) {
-    extra['guild_id'] = JSON.stringify(channel.guild_id);
-    if (access.memberJson !== '') extra['member'] = access.memberJson;
-  }
-  return withJsonFields(messageText, extra);
+  return messageEventJson(scope.channel, messageText, access.memberJson);
 }
 
 /** The message a reply refers to; 404 10008 when it is missing unless fail_if_not_exists is false. */

@@ -126,7 +126,7 @@ describe('cluster: gateway clients on other nodes than the REST call', function 
       this.timeout(90_000);
       await cluster.reporting(async () => {
         // The edge hosts neither the guild's nor the channel's actor: what dies is sockets and sessions
-        // only (a Guild actor's failover loses its session subscriptions, see failover.test.ts).
+        // only (the failover of a Guild or Channel actor is failover.test.ts's subject).
         const busy = [await cluster.ownerOf(`guild:${guild.id}`), await cluster.ownerOf(`channel:${guild.channelId}`)];
         edge = [c, b, a].find((node) => !busy.includes(node)) ?? c;
         survivors = cluster.nodes.filter((node) => node !== edge);
