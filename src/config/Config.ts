@@ -15,6 +15,8 @@ export interface HttpOptions {
   /** Messages one user may send per channel per window (Discord: 5 per 5 s). */
   readonly messageRateLimit: number;
   readonly messageRateWindowMs: number;
+  /** How long an edge trusts a caller a User actor on another node authenticated (0: ask every time). */
+  readonly authCacheMs: number;
 }
 
 /** Gateway options. */

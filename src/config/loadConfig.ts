@@ -14,6 +14,7 @@ const OPTIONS = [
   ['CHORUS_GLOBAL_RATE_LIMIT', 'http.globalRateLimitPerSecond', 'integer', 50], // Discord's global bot limit
   ['CHORUS_MESSAGE_RATE_LIMIT', 'http.messageRateLimit', 'integer', 5], // Discord: 5 messages ...
   ['CHORUS_MESSAGE_RATE_WINDOW_MS', 'http.messageRateWindowMs', 'integer', 5_000], // ... per 5 s per channel
+  ['CHORUS_AUTH_CACHE_MS', 'http.authCacheMs', 'integer', 1_000], // cluster: a token revoked elsewhere works here <= this
   ['CHORUS_HEARTBEAT_INTERVAL_MS', 'gateway.heartbeatIntervalMs', 'integer', 41_250],
   ['CHORUS_RESUME_WINDOW_MS', 'gateway.resumeWindowMs', 'integer', 180_000], // Discord keeps sessions "a few minutes"
   ['CHORUS_RESUME_BUFFER', 'gateway.resumeBufferSize', 'integer', 2_000],

@@ -4,6 +4,7 @@ import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { HttpOptions, GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
 import type { SnowflakeGenerator } from '../domain/snowflake.js';
+import type { CallerCache } from './CallerCache.js';
 import type { RateLimiter } from './RateLimiter.js';
 
 /** Stateless account operations that precede any user actor: registration and login. */
@@ -40,6 +41,8 @@ export interface EdgeDeps {
   /** ws:// URL of the gateway, as GET /gateway returns it. */
   readonly gatewayUrl: string;
   readonly limiter: RateLimiter;
+  /** Callers authenticated by User actors on other nodes, for a short while (see CallerCache). */
+  readonly callers: CallerCache;
   /** Assigns ids for entities the edge creates an actor for (a new user, a new guild). */
   readonly ids: SnowflakeGenerator;
   readonly accounts: AccountDirectory;

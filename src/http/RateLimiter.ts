@@ -7,9 +7,20 @@ export interface RateLimitHit {
   readonly resetAfterMs: number;
 }
 
-/** Counts requests per bucket key in fixed windows (in-process here; Redis in cluster mode). */
+/** One fixed window a request counts against. */
+export interface RateLimitWindow {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+/**
+ * Counts requests per bucket key in fixed windows (in-process here; Redis in cluster mode). A request
+ * counts against all its windows at once (the global one and its route's), in one round trip.
+ */
 export interface RateLimiter {
-  hit(key: string, limit: number, windowMs: number): Promise<RateLimitHit>;
+  /** One hit per window, in the order given. */
+  hit(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]>;
 }
 
 /** A rate limiter for one process: fixed windows kept in a map, swept as they expire. */
@@ -19,22 +30,25 @@ export class InMemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  hit(key: string, limit: number, windowMs: number): Promise<RateLimitHit> {
+  hit(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]> {
     const now = this.now();
     if (now >= this.#nextSweep) this.#sweep(now);
+    return Promise.resolve(windows.map((window) => this.#hitOne(window, now)));
+  }
+
+  #hitOne({ key, limit, windowMs }: RateLimitWindow, now: number): RateLimitHit {
     let window = this.#windows.get(key);
     if (!window || window.resetAt <= now) {
       window = { count: 0, resetAt: now + windowMs };
       this.#windows.set(key, window);
     }
     window.count += 1;
-    const allowed = window.count <= limit;
-    return Promise.resolve({
-      allowed,
+    return {
+      allowed: window.count <= limit,
       limit,
       remaining: Math.max(0, limit - window.count),
       resetAfterMs: window.resetAt - now,
-    });
+    };
   }
 
   #sweep(now: number): void {

@@ -14,12 +14,14 @@ export function rateLimitMiddleware(deps: EdgeDeps): Middleware<EdgeState> {
   return async (ctx, next) => {
     const token = tokenFromHeader(ctx.get('authorization'));
     const who = (token !== undefined ? tokenUserId(token) : undefined) ?? `ip:${ctx.ip}`;
-    const global = await limiter.hit(`global:${who}`, http.globalRateLimitPerSecond, 1000);
-    if (!global.allowed) throw new RateLimitedError(global.resetAfterMs, true, 'global', global.limit);
     const channel = ctx.method === 'POST' ? MESSAGE_ROUTE.exec(ctx.path)?.[1] : undefined;
-    if (channel !== undefined) {
-      const bucket = `messages:${channel}`;
-      const hit = await limiter.hit(`${bucket}:${who}`, http.messageRateLimit, http.messageRateWindowMs);
+    const bucket = channel === undefined ? undefined : `messages:${channel}`;
+    const windows = [{ key: `global:${who}`, limit: http.globalRateLimitPerSecond, windowMs: 1000 }];
+    if (bucket !== undefined)
+      windows.push({ key: `${bucket}:${who}`, limit: http.messageRateLimit, windowMs: http.messageRateWindowMs });
+    const [global, hit] = await limiter.hit(windows);
+    if (global && !global.allowed) throw new RateLimitedError(global.resetAfterMs, true, 'global', global.limit);
+    if (bucket !== undefined && hit) {
       if (!hit.allowed) throw new RateLimitedError(hit.resetAfterMs, false, bucket, hit.limit);
       ctx.set('X-RateLimit-Limit', String(hit.limit));
       ctx.set('X-RateLimit-Remaining', String(hit.remaining));

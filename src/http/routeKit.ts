@@ -19,12 +19,17 @@ async function authenticate(header: string, deps: EdgeDeps): Promise<Caller> {
   const token = tokenFromHeader(header);
   const userId = token === undefined ? undefined : tokenUserId(token);
   if (token === undefined || userId === undefined) throw new UnauthorizedError();
+  const remote = deps.system.ownerOf(ActorKind.User, userId) !== deps.system.nodeId;
+  const cached = remote ? deps.callers.get(token) : undefined;
+  if (cached) return cached;
   try {
     const reply = await deps.system.ask(ActorKind.User, userId, {
       command: { $case: 'authenticate', authenticate: { token } },
     });
     if (reply.reply?.$case !== 'authenticated' || !reply.reply.authenticated.caller) throw new UnauthorizedError();
-    return reply.reply.authenticated.caller;
+    const caller = reply.reply.authenticated.caller;
+    if (remote) deps.callers.put(token, caller);
+    return caller;
   } catch (error) {
     if (error instanceof ValidationError) throw new UnauthorizedError();
     throw error;

@@ -13,6 +13,7 @@ import { SnowflakeGenerator } from '../domain/snowflake.js';
 import { GatewayServer } from '../gateway/GatewayServer.js';
 import { createHttpApp } from '../http/createHttpApp.js';
 import type { HealthReport } from '../http/EdgeDeps.js';
+import { CallerCache } from '../http/CallerCache.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import { actorFactory, type SessionPorts } from './actorFactory.js';
 import type { HttpListener } from './listenHttp.js';
@@ -70,6 +71,7 @@ export function assembleNode(
     gateway: config.gateway,
     gatewayUrl: listener.gatewayUrl,
     limiter: backend.limiter,
+    callers: new CallerCache(config.http.authCacheMs),
     log,
     requestStop,
     ids,

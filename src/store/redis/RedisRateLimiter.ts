@@ -1,22 +1,33 @@
 import type { Redis } from 'ioredis';
 import { RedisScript } from './redisScript.js';
 
-/** Shape of src/http's RateLimitHit (structural: the store does not import the edge). */
+/** Shapes of src/http's RateLimiter types (structural: the store does not import the edge). */
 interface RateLimitHit {
   readonly allowed: boolean;
   readonly limit: number;
   readonly remaining: number;
   readonly resetAfterMs: number;
 }
+interface RateLimitWindow {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
 
-// One round trip: count the request in its fixed window and report the window's remaining life.
+// One round trip for all of a request's windows: count it in each fixed window (KEYS[i], lasting
+// ARGV[i] ms) and report each window's count and remaining life, flattened as {count1, ttl1, ...}.
 const HIT = new RedisScript(
-  'chorusRateLimitHit',
-  `local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`,
+  'chorusRateLimitHits',
+  `local out = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, ARGV[i]) end
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then redis.call('PEXPIRE', key, ARGV[i]); ttl = tonumber(ARGV[i]) end
+  out[#out + 1] = count
+  out[#out + 1] = ttl
+end
+return out`,
 );
 
 /**
@@ -30,12 +41,25 @@ export class RedisRateLimiter {
     private readonly keyPrefix: string,
   ) {}
 
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitHit> {
+  async hit(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]> {
     try {
-      const [count, ttl] = (await HIT.run(this.redis, [`${this.keyPrefix}rl:${key}`], [windowMs])) as [number, number];
-      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAfterMs: ttl };
+      const keys = windows.map((window) => `${this.keyPrefix}rl:${window.key}`);
+      const flat = (await HIT.run(
+        this.redis,
+        keys,
+        windows.map((window) => window.windowMs),
+      )) as number[];
+      return windows.map(({ limit }, i) => {
+        const count = flat[2 * i] ?? 0;
+        return {
+          allowed: count <= limit,
+          limit,
+          remaining: Math.max(0, limit - count),
+          resetAfterMs: flat[2 * i + 1] ?? 0,
+        };
+      });
     } catch {
-      return { allowed: true, limit, remaining: limit, resetAfterMs: windowMs };
+      return windows.map(({ limit, windowMs }) => ({ allowed: true, limit, remaining: limit, resetAfterMs: windowMs }));
     }
   }
 }
