@@ -14,10 +14,20 @@ export interface LeaseOptions {
    * covering clock-rate differences between this process and the table's server.
    */
   readonly driftMs: number;
+  /**
+   * How long an activation waits for a lease another node holds (undefined: one ttl, so the lease of
+   * a dead node lapses within the wait). A node leaves the views about when its leases lapse, so the
+   * new owner often starts activating a little before: waiting keeps the messages queued behind the
+   * activation (tells included) instead of refusing them. 0 refuses at once.
+   */
+  readonly acquireWaitMs?: number;
 }
 
 /** Defaults: an actor of a dead node can move after about 3 s. */
 export const DEFAULT_LEASE_OPTIONS: LeaseOptions = Object.freeze({ ttlMs: 3_000, driftMs: 300 });
+
+/** Between two attempts to take a lease another node holds. */
+const ACQUIRE_RETRY_MS = 100;
 
 /** Stops a local activation whose lease is gone (ActorHost.evict). */
 export type EvictActivation = (kind: ActorKind, key: string, epoch: number) => void;
@@ -86,8 +96,17 @@ export class LeaseKeeper implements ActivationGuard {
     const actorKey = `${kind}:${key}`;
     if (this.#detached())
       throw new ServiceUnavailableError(`Cannot activate ${actorKey}: this node lost its membership`);
-    const sentAt = this.#clock.now();
-    const grant = await this.deps.table.acquire(actorKey, this.deps.nodeId, this.#options.ttlMs);
+    const waitMs = this.#options.acquireWaitMs ?? this.#options.ttlMs;
+    const giveUpAt = performance.now() + waitMs;
+    let sentAt = this.#clock.now();
+    let grant = await this.deps.table.acquire(actorKey, this.deps.nodeId, this.#options.ttlMs);
+    while (!grant && performance.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(ACQUIRE_RETRY_MS, giveUpAt - performance.now())));
+      if (this.#detached())
+        throw new ServiceUnavailableError(`Cannot activate ${actorKey}: this node lost its membership`);
+      sentAt = this.#clock.now();
+      grant = await this.deps.table.acquire(actorKey, this.deps.nodeId, this.#options.ttlMs);
+    }
     if (!grant) throw new WrongOwnerError(`${actorKey} is active on another node`);
     this.#held.set(actorKey, { actorKey, kind, key, epoch: grant.epoch, validUntil: this.#until(sentAt) });
     return grant.epoch;

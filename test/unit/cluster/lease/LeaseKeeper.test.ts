@@ -51,7 +51,7 @@ function cluster(): {
       const keeper = new LeaseKeeper({
         nodeId,
         table,
-        options: { ttlMs: TTL, driftMs: DRIFT },
+        options: { ttlMs: TTL, driftMs: DRIFT, acquireWaitMs: 0 },
         log: createLogger('silent'),
         clock,
         ...(heartbeatAgeMs ? { heartbeatAgeMs } : {}),
@@ -85,6 +85,39 @@ describe('LeaseKeeper', () => {
     await assert.rejects(b.keeper.acquire('channel', '1'), WrongOwnerError);
     await a.keeper.assertCommittable('channel', '1', epoch);
     assert.equal(a.keeper.size, 1);
+  });
+
+  it('waits for the lease of a node that stopped renewing to lapse, then takes it', async () => {
+    const c = cluster();
+    const dead = track(c.node('a:1@1'));
+    await dead.keeper.acquire('guild', '5');
+    dead.keeper.stop(); // a killed node: its lease stays in the table until the ttl passes
+    const waiting = new LeaseKeeper({
+      nodeId: 'b:1@1',
+      table: c.table,
+      options: { ttlMs: TTL, driftMs: DRIFT, acquireWaitMs: 2_000 },
+      log: createLogger('silent'),
+      clock: new ManualClock(0),
+    });
+    const taken = waiting.acquire('guild', '5');
+    // The table's clock passes the ttl while the activation waits (a real table's does by itself).
+    setTimeout(() => c.tableClock.advance(TTL + 1), 20);
+    assert.ok((await taken) > 0);
+    assert.equal(waiting.size, 1);
+  });
+
+  it('gives up waiting for a lease that is still renewed, with WrongOwnerError', async () => {
+    const c = cluster();
+    const owner = track(c.node('a:1@1'));
+    await owner.keeper.acquire('guild', '6');
+    const waiting = new LeaseKeeper({
+      nodeId: 'b:1@1',
+      table: c.table,
+      options: { ttlMs: TTL, driftMs: DRIFT, acquireWaitMs: 150 },
+      log: createLogger('silent'),
+      clock: new ManualClock(0),
+    });
+    await assert.rejects(waiting.acquire('guild', '6'), WrongOwnerError);
   });
 
   it('keeps leases alive by renewing them in batches', async () => {

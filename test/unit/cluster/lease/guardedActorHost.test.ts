@@ -77,7 +77,7 @@ function startNode(nodeId: string, writes: string[], table?: InMemoryLeaseTable)
     return actor;
   }) as unknown as ActorFactory;
   const keeper = table
-    ? new LeaseKeeper({ nodeId, table, options: { ttlMs: TTL }, log, clock: new ManualClock(0) })
+    ? new LeaseKeeper({ nodeId, table, options: { ttlMs: TTL, acquireWaitMs: 0 }, log, clock: new ManualClock(0) })
     : undefined;
   const hostClock = new ManualClock();
   const host = new ActorHost({
