@@ -21,9 +21,6 @@ export async function connectRedis(url: string, log: Logger, options: RedisConne
     connectionName: name,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
     maxRetriesPerRequest: 0,
-    // Commands issued in the same event-loop turn (many actors renewing, checking, counting) share
-    // one socket write instead of one syscall each.
-    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   let down = false;

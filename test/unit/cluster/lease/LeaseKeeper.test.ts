@@ -101,7 +101,9 @@ describe('LeaseKeeper', () => {
     });
     const taken = waiting.acquire('guild', '5');
     // The table's clock passes the ttl while the activation waits (a real table's does by itself).
-    setTimeout(() => c.tableClock.advance(TTL + 1), 20);
+    setTimeout(() => {
+      c.tableClock.advance(TTL + 1);
+    }, 20);
     assert.ok((await taken) > 0);
     assert.equal(waiting.size, 1);
   });
