@@ -9,7 +9,7 @@ import { handleClientOp, type SessionPort } from './clientOps.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
 import { presenceStatus, readyPayload } from './readyPayload.js';
-import { attachToUser, leaveAll } from './sessionLinks.js';
+import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
 import type { Identity } from './sessionRecord.js';
 import { allowsDispatch, hasIntentBit, IntentBit, isOnShard } from './sessionFilters.js';
 import { dispatchFrame, withoutMessageContent } from './sessionFrames.js';
@@ -55,7 +55,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const stored = await this.store.load(this.ctx.key);
     if (!stored) return;
     const identity = await this.#s.restore(stored);
-    attachToUser(this.ctx, identity); // its User actor may have lost its session list with its node
+    attachToUser(this.ctx, identity); // idempotent: restores the entry if an attach failed or was pruned
   }
 
   override handle({ command }: SessionCommand): Promise<SessionReply> {
@@ -138,11 +138,11 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     this.#s.status = presenceStatus(command.presenceJson);
     this.#s.createdAt = this.ctx.clock.now();
     this.#s.attach(command.socket);
-    attachToUser(this.ctx, identity);
     const onShard = auth.guildIds.filter((id) => isOnShard(id, identity.shardId, identity.shardCount));
     const [subscribed, extras] = await Promise.all([
       Promise.all(onShard.map((id) => this.#subscribe(identity, id))),
       auth.caller.bot ? undefined : userExtras(this.ctx, auth.caller),
+      attachedToUser(this.ctx, identity), // READY only once DMs and user events can reach the session
     ]);
     const guildIds = onShard.filter((_, index) => subscribed[index] !== undefined);
     const guildJsons = subscribed.filter((json): json is string => json !== undefined);

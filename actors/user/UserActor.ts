@@ -1,4 +1,3 @@
-import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { Authenticate, UserCommand, UserReply } from '../../proto/gen/chorus/v1/user.js';
 import { InternalError, UnauthorizedError, UnknownEntityError } from '../../src/domain/errors.js';
 import { tokenDigest, verifyToken } from '../../src/domain/tokens.js';
@@ -7,16 +6,17 @@ import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
+import type { UserSessionStore } from '../runtime/ports/userSessionStore.js';
 import * as account from './accountHandlers.js';
 import * as apps from './applicationHandlers.js';
 import * as dms from './dmHandlers.js';
+import { DurableUserSessions } from './DurableUserSessions.js';
 import { listGuilds } from './guildListing.js';
 import * as mfa from './mfaHandlers.js';
 import * as oauth from './oauthHandlers.js';
 import * as prefs from './preferenceHandlers.js';
 import * as relations from './relationshipHandlers.js';
 import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
-import { UserSessions } from './userSessions.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
 type Command = NonNullable<UserCommand['command']>;
@@ -54,24 +54,23 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   /** For a bot: its application's id (READY.application), looked up once. */
   #applicationId: string | undefined;
   readonly #guildIds = new Set<string>();
-  readonly #sessions = new UserSessions();
+  /** Stored as they change: the actor passivates while its user is connected, as any other. */
+  readonly #sessions: DurableUserSessions;
 
   constructor(
     private readonly ctx: ActorContext,
     private readonly stores: Stores,
     private readonly options: UserActorOptions,
+    sessions: UserSessionStore,
   ) {
     super();
+    this.#sessions = new DurableUserSessions(ctx, sessions);
   }
 
   override async activate(): Promise<void> {
-    this.#setUser(await this.stores.users.get(this.ctx.key));
+    const [user] = await Promise.all([this.stores.users.get(this.ctx.key), this.#sessions.load()]);
+    this.#setUser(user);
     if (this.#user) for (const id of await this.stores.guilds.guildIdsOfUser(this.ctx.key)) this.#guildIds.add(id);
-  }
-
-  /** A user with live sessions stays active: its session list lives only here. */
-  override canPassivate(): boolean {
-    return this.#sessions.size === 0;
   }
 
   async handle({ command }: UserCommand): Promise<UserReply> {
@@ -87,18 +86,19 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     return this.#account(await this.#require(false), command);
   }
 
-  #runtime(command: RuntimeCommand): UserReply {
+  /** Session bookkeeping is written through before the reply: an acknowledged attach survives this node. */
+  async #runtime(command: RuntimeCommand): Promise<UserReply> {
     switch (command.$case) {
       case 'attachSession': {
         const { sessionId, shardId, intents } = command.attachSession;
-        this.#sessions.attach(sessionId, shardId, intents);
+        await this.#sessions.attach(sessionId, shardId, intents);
         break;
       }
       case 'detachSession':
-        this.#sessions.detach(command.detachSession.sessionId);
+        await this.#sessions.detach(command.detachSession.sessionId);
         break;
       case 'dispatch':
-        if (command.dispatch.event) this.#fanOut(command.dispatch.event);
+        if (command.dispatch.event) this.#sessions.dispatch(command.dispatch.event);
         break;
       case 'joinedGuild':
         this.#membership(command.joinedGuild.guildId, true);
@@ -214,7 +214,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
         if (publicFieldsChanged(user, next)) this.#tellGuilds(next);
       },
       dispatch: (event, data, intent = 0) => {
-        this.#fanOut({ event, dataJson: JSON.stringify(data), intent });
+        this.#sessions.dispatch({ event, dataJson: JSON.stringify(data), intent });
       },
     };
   }
@@ -248,13 +248,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   #membership(guildId: string, joined: boolean): void {
     if (joined) this.#guildIds.add(guildId);
     else this.#guildIds.delete(guildId);
-    for (const sessionId of this.#sessions.all()) {
-      this.ctx.tell(ActorKind.Session, sessionId, {
-        command: joined
-          ? { $case: 'joinedGuild', joinedGuild: { guildId } }
-          : { $case: 'leftGuild', leftGuild: { guildId } },
-      });
-    }
+    this.#sessions.membership(guildId, joined);
   }
 
   /** Members keep a snapshot of their user: each guild is told (never awaited: a Guild only tells back). */
@@ -265,11 +259,6 @@ export class UserActor extends Actor<UserCommand, UserReply> {
         command: { $case: 'userChanged', userChanged: { userId: user.id, userJson } },
       });
     }
-  }
-
-  #fanOut(event: DispatchEvent): void {
-    const recipients = this.#sessions.recipientsOf(event);
-    if (recipients.length > 0) this.ctx.fanOut(recipients, event);
   }
 
   #setUser(user: UserRecord | undefined): void {

@@ -14,11 +14,6 @@ export function intentAllows(intents: bigint, intent: number): boolean {
 export class UserSessions {
   readonly #sessions = new Map<string, SessionEntry>();
 
-  /** Number of live sessions. */
-  get size(): number {
-    return this.#sessions.size;
-  }
-
   /** Adds or replaces a session (a resume re-attaches with the same id). */
   attach(sessionId: string, shardId: number, intents: string): void {
     this.#sessions.set(sessionId, { shardId, intents: /^\d+$/.test(intents) ? BigInt(intents) : 0n });
@@ -27,6 +22,11 @@ export class UserSessions {
   /** Forgets a session that ended. */
   detach(sessionId: string): void {
     this.#sessions.delete(sessionId);
+  }
+
+  /** True when the session is in the list. */
+  has(sessionId: string): boolean {
+    return this.#sessions.has(sessionId);
   }
 
   /** Every session id (guild joins and leaves go to all shards: each session picks its own). */

@@ -7,14 +7,19 @@ import { fenceStores } from '../../actors/runtime/fenceStores.js';
 import type { SessionStore } from '../../actors/runtime/ports/sessionStore.js';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
 import type { SubscriptionStore } from '../../actors/runtime/ports/subscriptionStore.js';
+import type { UserSessionStore } from '../../actors/runtime/ports/userSessionStore.js';
 import { SessionActor } from '../../actors/session/SessionActor.js';
 import { UserActor } from '../../actors/user/UserActor.js';
 import type { Config } from '../config/Config.js';
 
-/** Where gateway sessions and guild subscriptions live (Redis in cluster mode, memory in embedded mode). */
+/**
+ * Where gateway sessions, guild subscriptions and each user's session list live (Redis in cluster
+ * mode, memory in embedded mode).
+ */
 export interface SessionPorts {
   readonly sessions: SessionStore;
   readonly subscriptions: SubscriptionStore;
+  readonly userSessions: UserSessionStore;
 }
 
 /**
@@ -45,7 +50,12 @@ export function actorFactory(
         actor = new ChannelActor(ctx, ports);
         break;
       case 'user':
-        actor = new UserActor(ctx, ports, { tokenSecret: secret, passwordCost: config.passwordCost });
+        actor = new UserActor(
+          ctx,
+          ports,
+          { tokenSecret: secret, passwordCost: config.passwordCost },
+          live.userSessions,
+        );
         break;
       case 'session':
         actor = new SessionActor(ctx, { ...config.gateway, tokenSecret: secret, gatewayUrl }, live.sessions);

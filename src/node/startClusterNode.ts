@@ -13,6 +13,7 @@ import { RedisLeaseTable } from '../store/redis/RedisLeaseTable.js';
 import { RedisRateLimiter } from '../store/redis/RedisRateLimiter.js';
 import { RedisSessionStore } from '../store/redis/RedisSessionStore.js';
 import { RedisSubscriptionStore } from '../store/redis/RedisSubscriptionStore.js';
+import { RedisUserSessionStore } from '../store/redis/RedisUserSessionStore.js';
 import { assembleNode } from './assembleNode.js';
 import { listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
@@ -36,6 +37,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
   const sessionPorts = {
     sessions: new RedisSessionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
     subscriptions: new RedisSubscriptionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
+    userSessions: new RedisUserSessionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
   };
   const tokenSecret = await sharedTokenSecret(redis, backend.redis.keyPrefix, config.tokenSecret);
   const generatorId = await allocateGeneratorId(redis, backend.redis.keyPrefix);

@@ -6,6 +6,7 @@ import type { Logger } from '../domain/Logger.js';
 import { InMemoryRateLimiter } from '../http/RateLimiter.js';
 import { InMemorySessionStore } from '../store/memory/InMemorySessionStore.js';
 import { InMemorySubscriptionStore } from '../store/memory/InMemorySubscriptionStore.js';
+import { InMemoryUserSessionStore } from '../store/memory/InMemoryUserSessionStore.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
 import { listenHttp } from './listenHttp.js';
@@ -39,7 +40,11 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
       nodeId,
       stores,
       // One process: sessions and subscriptions live as long as it does, across passivation.
-      sessionPorts: { sessions: new InMemorySessionStore(), subscriptions: new InMemorySubscriptionStore() },
+      sessionPorts: {
+        sessions: new InMemorySessionStore(),
+        subscriptions: new InMemorySubscriptionStore(),
+        userSessions: new InMemoryUserSessionStore(),
+      },
       tokenSecret,
       generatorId: 0,
       limiter: new InMemoryRateLimiter(),

@@ -1,7 +1,9 @@
+import type { SessionIndexStore } from './sessionIndex.js';
+
 /**
- * The sessions subscribed to a guild's dispatches, kept outside the Guild actor so that a guild
- * re-activated on another node (its node died, or it passivated) keeps fanning out to the sessions
- * that were subscribed. Implemented in src/store (in memory for embedded mode, Redis for cluster mode).
+ * The sessions subscribed to a guild's dispatches (one SessionIndexStore owner per guild id), kept
+ * outside the Guild actor so that a guild re-activated on another node (its node died, or it
+ * passivated) keeps fanning out to the sessions that were subscribed.
  */
 
 /** One session subscribed to a guild. */
@@ -12,17 +14,5 @@ export interface GuildSubscription {
   readonly intents: string;
 }
 
-/**
- * Subscriptions per guild. Writes resolve once durable; `add`, `remove` and `delete` are writes the
- * commit fence guards (actors/runtime/fenceStores), so a deposed Guild activation cannot change them.
- */
-export interface SubscriptionStore {
-  /** Adds or replaces the subscription of `subscription.sessionId`. */
-  add(guildId: string, subscription: GuildSubscription): Promise<void>;
-  /** Removes these sessions' subscriptions (absent ones are ignored). */
-  remove(guildId: string, sessionIds: readonly string[]): Promise<void>;
-  /** Every subscription of the guild, in no particular order. */
-  list(guildId: string): Promise<GuildSubscription[]>;
-  /** Forgets every subscription of the guild (it was deleted). */
-  delete(guildId: string): Promise<void>;
-}
+/** Subscriptions per guild. */
+export type SubscriptionStore = SessionIndexStore<GuildSubscription>;

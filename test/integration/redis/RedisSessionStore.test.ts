@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
 import { RedisSessionStore } from '../../../src/store/redis/RedisSessionStore.js';
 import { RedisSubscriptionStore } from '../../../src/store/redis/RedisSubscriptionStore.js';
+import { RedisUserSessionStore } from '../../../src/store/redis/RedisUserSessionStore.js';
 import { aSessionRecord, sessionStoreContract } from '../../contract/sessionStoreContract.js';
 import { subscriptionStoreContract } from '../../contract/subscriptionStoreContract.js';
+import { userSessionStoreContract } from '../../contract/userSessionStoreContract.js';
 import { deleteKeys, elapseKeys, plainClient, runPrefix } from './redisTestKit.js';
 
 describe('RedisSessionStore', () => {
@@ -61,7 +63,8 @@ describe('RedisSessionStore', () => {
   });
 });
 
-describe('RedisSubscriptionStore', () => {
+/** The session indexes under one prefix: guild subscriptions and users' session lists. */
+describe('Redis session indexes', () => {
   const prefix = runPrefix();
   let redis: Redis;
 
@@ -74,5 +77,21 @@ describe('RedisSubscriptionStore', () => {
     redis.disconnect();
   });
 
-  subscriptionStoreContract(() => Promise.resolve(new RedisSubscriptionStore(redis, { keyPrefix: prefix })));
+  describe('RedisSubscriptionStore', () => {
+    subscriptionStoreContract(() => Promise.resolve(new RedisSubscriptionStore(redis, { keyPrefix: prefix })));
+  });
+
+  describe('RedisUserSessionStore', () => {
+    userSessionStoreContract(() => Promise.resolve(new RedisUserSessionStore(redis, { keyPrefix: prefix })));
+
+    it('keeps one hash per user, apart from guild subscriptions under the same prefix', async () => {
+      const users = new RedisUserSessionStore(redis, { keyPrefix: prefix });
+      const guilds = new RedisSubscriptionStore(redis, { keyPrefix: prefix });
+      await users.add('42', { sessionId: 's1', shardId: 0, intents: '1' });
+      await guilds.add('42', { sessionId: 's1', userId: '42', intents: '1' });
+      assert.deepEqual(await redis.hgetall(`${prefix}user-sessions:42`), { s1: '0 1' });
+      await guilds.delete('42');
+      assert.deepEqual(await users.list('42'), [{ sessionId: 's1', shardId: 0, intents: '1' }]);
+    });
+  });
 });

@@ -31,6 +31,7 @@ export class FakeContext implements ActorContext {
   readonly ids = new SnowflakeGenerator(1);
   readonly pushed: Pushed[] = [];
   readonly told: { kind: ActorKind; key: string; command: unknown }[] = [];
+  readonly asked: { kind: ActorKind; key: string; command: unknown }[] = [];
   readonly timers: { delayMs: number; command: unknown }[] = [];
   stopped = false;
   bot = false;
@@ -38,6 +39,7 @@ export class FakeContext implements ActorContext {
   revoked = false;
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
+    this.asked.push({ kind, key, command });
     if (kind === 'user')
       return Promise.resolve(this.#user(key, (command as UserCommand).command)) as Promise<ReplyOf<K>>;
     if (kind === 'guild') return Promise.resolve(this.#guild(key, command as GuildCommand)) as Promise<ReplyOf<K>>;

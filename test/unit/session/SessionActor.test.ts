@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { SessionActor } from '../../../actors/session/SessionActor.js';
 import type { SessionCommand, SessionReply } from '../../../proto/gen/chorus/v1/session.js';
-import { UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
+import { ServiceUnavailableError, UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { signToken } from '../../../src/domain/tokens.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
 import { ALL_INTENTS, FakeContext, GUILD_A, GUILD_B, SECRET, token, USER } from './FakeSessionContext.js';
@@ -78,7 +78,8 @@ describe('SessionActor', () => {
       assert.equal(ready?.d['resume_gateway_url'], 'ws://gw');
       assert.deepEqual(rest, []);
       assert.ok(
-        ctx.told.some((told) => told.kind === 'user' && JSON.stringify(told.command).includes('attachSession')),
+        ctx.asked.some((asked) => asked.kind === 'user' && JSON.stringify(asked.command).includes('attachSession')),
+        'READY waits for the user to store the session',
       );
     });
 
@@ -111,6 +112,21 @@ describe('SessionActor', () => {
       assert.deepEqual(
         frames.filter((frame) => frame.t === 'GUILD_CREATE').map((frame) => frame.d['id']),
         [GUILD_B],
+      );
+    });
+
+    it('still sends READY when its user cannot store the session, and tells it the attach instead', async () => {
+      const ctx = new FakeContext();
+      const ask = ctx.ask.bind(ctx);
+      ctx.ask = (kind, key, command) =>
+        JSON.stringify(command).includes('attachSession')
+          ? Promise.reject(new ServiceUnavailableError('user store down'))
+          : ask(kind, key, command);
+      const { reply } = await identified(ctx);
+      assert.equal(reply.reply?.$case, 'identified');
+      assert.equal(ctx.framesTo('s1')[0]?.t, 'READY');
+      assert.ok(
+        ctx.told.some((told) => told.kind === 'user' && JSON.stringify(told.command).includes('attachSession')),
       );
     });
 

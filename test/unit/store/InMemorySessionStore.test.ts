@@ -1,8 +1,10 @@
 import { ManualClock } from '../../../src/domain/Clock.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
 import { InMemorySubscriptionStore } from '../../../src/store/memory/InMemorySubscriptionStore.js';
+import { InMemoryUserSessionStore } from '../../../src/store/memory/InMemoryUserSessionStore.js';
 import { sessionStoreContract } from '../../contract/sessionStoreContract.js';
 import { subscriptionStoreContract } from '../../contract/subscriptionStoreContract.js';
+import { userSessionStoreContract } from '../../contract/userSessionStoreContract.js';
 
 describe('InMemorySessionStore', () => {
   sessionStoreContract(() => {
@@ -19,4 +21,8 @@ describe('InMemorySessionStore', () => {
 
 describe('InMemorySubscriptionStore', () => {
   subscriptionStoreContract(() => Promise.resolve(new InMemorySubscriptionStore()));
+});
+
+describe('InMemoryUserSessionStore', () => {
+  userSessionStoreContract(() => Promise.resolve(new InMemoryUserSessionStore()));
 });
