@@ -9,7 +9,8 @@
 #   scripts/cassandra.sh fetch        jars into .cassandra/lib (idempotent; skipped when present)
 #   scripts/cassandra.sh start [N]    N=1 (default): one node on 127.0.0.1
 #                                     N=3: three nodes on 127.0.0.1, .2, .3, started one by one
-#   scripts/cassandra.sh stop         all nodes: SIGTERM, SIGKILL after 30 s
+#   scripts/cassandra.sh stop [K]     all nodes, or node K (1-3) only: SIGTERM, SIGKILL after 30 s
+#                                     (a node stopped alone in a three-node cluster: `start 3` restarts it)
 #   scripts/cassandra.sh status       per node: running/ready; exit 0 when something runs and all
 #                                     running nodes answer CQL, 3 when nothing runs, 1 otherwise
 #   scripts/cassandra.sh reset        stop + delete the nodes' data (keeps the jars)
@@ -315,7 +316,7 @@ stop_nodes() {
     fi
   done
   if ((${#live[@]} == 0)); then
-    log "no node running"
+    log "node(s) ${nodes[*]}: not running"
   else
     log "stopping node(s) ${live[*]}"
     local deadline=$((SECONDS + STOP_TIMEOUT)) any
@@ -339,6 +340,14 @@ stop_nodes() {
   for k in "${nodes[@]}"; do
     node_alive "$k" || rm -f "$(node_dir "$k")/cassandra.pid"
   done
+}
+
+# `stop` alone stops every node; `stop K` only node K (the others keep serving, e.g. a replica loss).
+cmd_stop() {
+  local k="${1:-}"
+  if [[ -z "$k" ]]; then stop_nodes; return; fi
+  [[ "$k" == 1 || "$k" == 2 || "$k" == 3 ]] || die "stop takes a node number 1, 2 or 3, not '$k'"
+  stop_nodes "$k"
 }
 
 cmd_status() {
@@ -380,8 +389,8 @@ with_lock() {
 case "${1:-}" in
   fetch)  with_lock cmd_fetch ;;
   start)  with_lock cmd_start "${2:-1}" ;;
-  stop)   with_lock stop_nodes ;;
+  stop)   with_lock cmd_stop "${2:-}" ;;
   status) cmd_status ;;
   reset)  with_lock cmd_reset ;;
-  *) echo "usage: $0 {fetch|start [1|3]|stop|status|reset}" >&2; exit 2 ;;
+  *) echo "usage: $0 {fetch|start [1|3]|stop [1|2|3]|status|reset}" >&2; exit 2 ;;
 esac

@@ -31,6 +31,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     localDataCenter: backend.cassandra.localDataCenter,
     keyspace: backend.cassandra.keyspace,
     replicationFactor: backend.cassandraReplicationFactor,
+    log,
   });
   // Session frames get their own connection, so a fan-out's writes never queue ahead of lease renewals.
   const sessionRedis = await connectRedis(backend.redis.url, log, { name: 'chorus-sessions' });

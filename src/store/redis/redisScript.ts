@@ -1,27 +1,31 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-type ScriptCall = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<unknown>;
-
 /**
- * A Lua script bound to clients on first use: ioredis sends EVALSHA and falls back to EVAL after a
- * NOSCRIPT (Redis restarted or flushed its script cache), so each call is one round trip.
+ * A Lua script run as EVALSHA, with EVAL after a NOSCRIPT (Redis restarted or flushed its script
+ * cache), so each call is one round trip. Built-in commands rather than ioredis' defineCommand: the
+ * clients auto-pipeline, and a pipeline only has the custom commands defined before it was created,
+ * so a script first used while one was pending failed, and ioredis then crashed the process on the
+ * pipeline's reply (a node died that way when Redis came back: test/faults/redisOutage.test.ts).
  */
 export class RedisScript {
-  readonly #defined = new WeakSet<Redis>();
+  readonly #sha: string;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     private readonly lua: string,
-  ) {}
+  ) {
+    this.#sha = createHash('sha1').update(lua).digest('hex');
+  }
 
   /** Runs the script atomically with `keys` as KEYS and `args` as ARGV. */
-  run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    if (!this.#defined.has(redis)) {
-      redis.defineCommand(this.name, { lua: this.lua });
-      this.#defined.add(redis);
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.#sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(this.lua, keys.length, ...keys, ...args);
     }
-    const call = (redis as unknown as Record<string, ScriptCall>)[this.name] as ScriptCall;
-    return call.call(redis, keys.length, ...keys, ...args);
   }
 }
 
