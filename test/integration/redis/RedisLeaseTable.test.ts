@@ -1,31 +1,20 @@
 import assert from 'node:assert/strict';
-import type { Redis } from 'ioredis';
 import { RedisLeaseTable } from '../../../src/store/redis/RedisLeaseTable.js';
 import { leaseTableContract } from '../../contract/leaseContract.js';
-import { deleteKeys, elapseKeys, plainClient, runPrefix } from './redisTestKit.js';
+import { elapseKeys, redisForSuite } from './redisTestKit.js';
 
 describe('RedisLeaseTable', () => {
-  const prefix = runPrefix();
-  let redis: Redis;
-
-  before(async () => {
-    redis = await plainClient();
-  });
-
-  after(async () => {
-    await deleteKeys(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, redis } = redisForSuite();
 
   leaseTableContract(() =>
     Promise.resolve({
-      table: new RedisLeaseTable(redis, { keyPrefix: prefix }),
-      elapse: (ms: number) => elapseKeys(redis, `${prefix}lease:*`, ms),
+      table: new RedisLeaseTable(redis(), { keyPrefix: prefix }),
+      elapse: (ms: number) => elapseKeys(redis(), `${prefix}lease:*`, ms),
     }),
   );
 
   it('lets a lease lapse by Redis expiry in real time', async () => {
-    const table = new RedisLeaseTable(redis, { keyPrefix: prefix });
+    const table = new RedisLeaseTable(redis(), { keyPrefix: prefix });
     const key = 'guild:real-time';
     const acquiredAt = performance.now();
     const first = await table.acquire(key, 'a:1@1', 150);
@@ -41,7 +30,7 @@ describe('RedisLeaseTable', () => {
   });
 
   it('refuses a client configured with its own key prefix', () => {
-    const prefixed = redis.duplicate({ keyPrefix: 'x:', lazyConnect: true });
+    const prefixed = redis().duplicate({ keyPrefix: 'x:', lazyConnect: true });
     assert.throws(() => new RedisLeaseTable(prefixed, { keyPrefix: prefix }), /key prefix/);
     prefixed.disconnect();
   });

@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Redis } from 'ioredis';
 import { RedisRateLimiter } from '../../../src/store/redis/RedisRateLimiter.js';
-import { deleteKeys, plainClient, runPrefix } from './redisTestKit.js';
+import { redisForSuite } from './redisTestKit.js';
 
 describe('RedisRateLimiter', () => {
-  const prefix = runPrefix();
-  let redis: Redis;
-
-  before(async () => {
-    redis = await plainClient();
-  });
-
-  after(async () => {
-    await deleteKeys(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, redis } = redisForSuite();
 
   it('counts a request against each of its windows in one call, each with its own lifetime', async () => {
-    const limiter = new RedisRateLimiter(redis, prefix);
+    const limiter = new RedisRateLimiter(redis(), prefix);
     const windows = [
       { key: 'global:7', limit: 2, windowMs: 1_000 },
       { key: 'messages:1:7', limit: 1, windowMs: 60_000 },
@@ -36,8 +25,8 @@ describe('RedisRateLimiter', () => {
 
   it('shares the windows between limiters of different nodes', async () => {
     const windows = [{ key: 'global:shared', limit: 1, windowMs: 10_000 }];
-    const [first] = await new RedisRateLimiter(redis, prefix).hit(windows);
-    const [second] = await new RedisRateLimiter(redis, prefix).hit(windows);
+    const [first] = await new RedisRateLimiter(redis(), prefix).hit(windows);
+    const [second] = await new RedisRateLimiter(redis(), prefix).hit(windows);
     assert.equal(first?.allowed, true);
     assert.equal(second?.allowed, false);
   });

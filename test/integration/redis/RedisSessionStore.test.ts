@@ -6,25 +6,15 @@ import { RedisUserSessionStore } from '../../../src/store/redis/RedisUserSession
 import { aSessionRecord, sessionStoreContract } from '../../contract/sessionStoreContract.js';
 import { subscriptionStoreContract } from '../../contract/subscriptionStoreContract.js';
 import { userSessionStoreContract } from '../../contract/userSessionStoreContract.js';
-import { deleteKeys, elapseKeys, plainClient, runPrefix } from './redisTestKit.js';
+import { elapseKeys, plainClient, redisForSuite } from './redisTestKit.js';
 
 describe('RedisSessionStore', () => {
-  const prefix = runPrefix();
-  let redis: Redis;
-
-  before(async () => {
-    redis = await plainClient();
-  });
-
-  after(async () => {
-    await deleteKeys(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, redis } = redisForSuite();
 
   sessionStoreContract(() =>
     Promise.resolve({
-      store: new RedisSessionStore(redis, { keyPrefix: prefix }),
-      elapse: (ms: number) => elapseKeys(redis, `${prefix}session:*`, ms),
+      store: new RedisSessionStore(redis(), { keyPrefix: prefix }),
+      elapse: (ms: number) => elapseKeys(redis(), `${prefix}session:*`, ms),
     }),
   );
 
@@ -57,7 +47,7 @@ describe('RedisSessionStore', () => {
   });
 
   it('refuses a client configured with its own key prefix', () => {
-    const prefixed = redis.duplicate({ keyPrefix: 'x:', lazyConnect: true });
+    const prefixed = redis().duplicate({ keyPrefix: 'x:', lazyConnect: true });
     assert.throws(() => new RedisSessionStore(prefixed, { keyPrefix: prefix }), /key prefix/);
     prefixed.disconnect();
   });
@@ -65,31 +55,21 @@ describe('RedisSessionStore', () => {
 
 /** The session indexes under one prefix: guild subscriptions and users' session lists. */
 describe('Redis session indexes', () => {
-  const prefix = runPrefix();
-  let redis: Redis;
-
-  before(async () => {
-    redis = await plainClient();
-  });
-
-  after(async () => {
-    await deleteKeys(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, redis } = redisForSuite();
 
   describe('RedisSubscriptionStore', () => {
-    subscriptionStoreContract(() => Promise.resolve(new RedisSubscriptionStore(redis, { keyPrefix: prefix })));
+    subscriptionStoreContract(() => Promise.resolve(new RedisSubscriptionStore(redis(), { keyPrefix: prefix })));
   });
 
   describe('RedisUserSessionStore', () => {
-    userSessionStoreContract(() => Promise.resolve(new RedisUserSessionStore(redis, { keyPrefix: prefix })));
+    userSessionStoreContract(() => Promise.resolve(new RedisUserSessionStore(redis(), { keyPrefix: prefix })));
 
     it('keeps one hash per user, apart from guild subscriptions under the same prefix', async () => {
-      const users = new RedisUserSessionStore(redis, { keyPrefix: prefix });
-      const guilds = new RedisSubscriptionStore(redis, { keyPrefix: prefix });
+      const users = new RedisUserSessionStore(redis(), { keyPrefix: prefix });
+      const guilds = new RedisSubscriptionStore(redis(), { keyPrefix: prefix });
       await users.add('42', { sessionId: 's1', shardId: 0, intents: '1' });
       await guilds.add('42', { sessionId: 's1', userId: '42', intents: '1' });
-      assert.deepEqual(await redis.hgetall(`${prefix}user-sessions:42`), { s1: '0 1' });
+      assert.deepEqual(await redis().hgetall(`${prefix}user-sessions:42`), { s1: '0 1' });
       await guilds.delete('42');
       assert.deepEqual(await users.list('42'), [{ sessionId: 's1', shardId: 0, intents: '1' }]);
     });

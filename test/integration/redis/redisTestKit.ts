@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { after, before } from 'mocha';
 
 /** The Redis every integration test uses (STYLE S7: real services, never stubbed). */
 export const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -14,6 +15,30 @@ export async function plainClient(): Promise<Redis> {
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   return redis;
+}
+
+/**
+ * For the suite it is called in: a connected client (before all) and a key prefix of its own whose
+ * keys are deleted afterwards (after all). `redis()` is valid inside the suite's tests.
+ */
+export function redisForSuite(): { readonly prefix: string; readonly redis: () => Redis } {
+  const prefix = runPrefix();
+  let client: Redis | undefined;
+  before(async () => {
+    client = await plainClient();
+  });
+  after(async () => {
+    if (!client) return;
+    await deleteKeys(client, prefix);
+    client.disconnect();
+  });
+  return {
+    prefix,
+    redis: () => {
+      if (!client) throw new Error('redisForSuite: the client connects in before()');
+      return client;
+    },
+  };
 }
 
 async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {

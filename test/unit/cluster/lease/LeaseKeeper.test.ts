@@ -62,6 +62,17 @@ function cluster(): {
   };
 }
 
+/** A keeper that waits up to `acquireWaitMs` for a lease another node holds (the others refuse at once). */
+function waitingKeeper(table: LeaseTable, acquireWaitMs: number): LeaseKeeper {
+  return new LeaseKeeper({
+    nodeId: 'b:1@1',
+    table,
+    options: { ttlMs: TTL, driftMs: DRIFT, acquireWaitMs },
+    log: createLogger('silent'),
+    clock: new ManualClock(0),
+  });
+}
+
 /** Moves the table's clock and both nodes' clocks together. */
 function advance(ms: number, tableClock: ManualClock, ...nodes: Node[]): void {
   tableClock.advance(ms);
@@ -92,13 +103,7 @@ describe('LeaseKeeper', () => {
     const dead = track(c.node('a:1@1'));
     await dead.keeper.acquire('guild', '5');
     dead.keeper.stop(); // a killed node: its lease stays in the table until the ttl passes
-    const waiting = new LeaseKeeper({
-      nodeId: 'b:1@1',
-      table: c.table,
-      options: { ttlMs: TTL, driftMs: DRIFT, acquireWaitMs: 2_000 },
-      log: createLogger('silent'),
-      clock: new ManualClock(0),
-    });
+    const waiting = waitingKeeper(c.table, 2_000);
     const taken = waiting.acquire('guild', '5');
     // The table's clock passes the ttl while the activation waits (a real table's does by itself).
     setTimeout(() => {
@@ -112,13 +117,7 @@ describe('LeaseKeeper', () => {
     const c = cluster();
     const owner = track(c.node('a:1@1'));
     await owner.keeper.acquire('guild', '6');
-    const waiting = new LeaseKeeper({
-      nodeId: 'b:1@1',
-      table: c.table,
-      options: { ttlMs: TTL, driftMs: DRIFT, acquireWaitMs: 150 },
-      log: createLogger('silent'),
-      clock: new ManualClock(0),
-    });
+    const waiting = waitingKeeper(c.table, 150);
     await assert.rejects(waiting.acquire('guild', '6'), WrongOwnerError);
   });
 
