@@ -3,6 +3,7 @@ import type {
   ChannelChanged,
   ChannelCommand,
   ChannelReply,
+  InvalidateAccess,
 } from '../../proto/gen/chorus/v1/channel.js';
 import { InternalError, UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
@@ -41,11 +42,14 @@ function isChannelRecord(value: unknown): value is ChannelRecord {
 
 /**
  * One channel (key: channel id): orders, stores and dispatches its messages, reactions, pins and
- * typing. Guild channels check access by asking their Guild on each request (the Guild owns roles
- * and overwrites; Channel → Guild is the allowed call direction); DMs check the recipient list.
+ * typing. Guild channels check access against snapshots asked of their Guild and cached until it
+ * tells `invalidate_access` (the Guild owns roles and overwrites; Channel → Guild is the allowed call
+ * direction); DMs check the recipient list.
  */
 export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   #scope: ChannelScope | undefined;
+  /** False while the activation has not read the channel yet (see activate). */
+  #loaded = false;
 
   constructor(
     private readonly ctx: ActorContext,
@@ -54,7 +58,13 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
     super();
   }
 
-  override async activate(): Promise<void> {
+  /**
+   * Loads the channel, unless the activation was caused by an invalidate_access: a Guild tells every
+   * channel that held snapshots, including ones passivated since, and those have nothing to drop.
+   * Such an activation reads nothing and stops (its first turn loads if another command follows).
+   */
+  override async activate(first?: ChannelCommand): Promise<void> {
+    if (first?.command?.$case === 'invalidateAccess') return;
     await this.#load();
   }
 
@@ -64,9 +74,9 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
 
   override async handle({ command }: ChannelCommand): Promise<ChannelReply> {
     if (command === undefined) throw new InternalError({ cause: new Error('ChannelCommand.command is empty') });
+    if (command.$case === 'invalidateAccess') return this.#invalidateAccess(command.invalidateAccess);
+    if (!this.#loaded) await this.#load();
     if (command.$case === 'channelChanged') return this.#channelChanged(command.channelChanged);
-    // Kept for compatibility: no Guild sends it now; access is asked per request, nothing is cached.
-    if (command.$case === 'invalidateAccess') return EMPTY_REPLY;
     if (command.$case === 'flush') return this.#flush();
     return this.#serve(await this.#scopeOrLoad(), command);
   }
@@ -143,9 +153,16 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
       if (channel.last_pin_timestamp !== null) json['last_pin_timestamp'] = channel.last_pin_timestamp;
       return jsonReply(JSON.stringify(json));
     }
-    if (viewerId !== '') await viewAccess(this.ctx, channel, viewerId);
+    if (viewerId !== '') await viewAccess(this.ctx, channel, viewerId, scope.accessCache);
     if (channel.guild_id === null) await scope.loadUsers(channel.recipient_ids);
     return jsonReply(JSON.stringify(channelJson(channel, viewerId, (id) => scope.users.get(id))));
+  }
+
+  /** The Guild changed what its snapshots carry: drop the cached ones (nothing to drop before loading). */
+  #invalidateAccess(change: InvalidateAccess): ChannelReply {
+    if (!this.#loaded) this.ctx.stopSelf();
+    this.#scope?.accessCache.invalidate(change.version, change.userId, this.ctx.clock.now());
+    return EMPTY_REPLY;
   }
 
   /** The Guild (or User) changed or deleted the record: adopt it, keeping the message fields this actor owns. */
@@ -195,6 +212,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   }
 
   async #load(): Promise<ChannelScope | undefined> {
+    this.#loaded = true;
     const record = await this.stores.channels.get(this.ctx.key);
     if (!record) return undefined;
     const scope = new ChannelScope(this.ctx, this.stores, record);

@@ -5,6 +5,7 @@ import { compareSnowflakes, snowflakeTimestampMs } from '../../src/domain/snowfl
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord, MessageRecord } from '../runtime/ports/records.js';
 import type { ChannelStore, MessageStore, UserStore } from '../runtime/ports/stores.js';
+import { AccessCache } from './AccessCache.js';
 import { AuthorSnapshots } from './AuthorSnapshots.js';
 import { requireCaller, viewAccess, type Access } from './channelAccess.js';
 import { recipientUsers } from './channelJson.js';
@@ -51,6 +52,8 @@ export class ChannelScope {
   readonly users = new KnownUsers();
   readonly authors = new AuthorSnapshots();
   readonly nonces = new NonceCache();
+  /** The Guild's permission snapshots per user (dropped with the scope, e.g. when the channel is deleted). */
+  readonly accessCache = new AccessCache();
   /** Messages an earlier activation stored and maybe never dispatched (see dispatchOutbox). */
   readonly outbox = new DispatchOutbox();
   /** user id → when their last message was sent (slowmode). */
@@ -75,7 +78,7 @@ export class ChannelScope {
 
   /** The caller's access, requiring VIEW_CHANNEL (see viewAccess). */
   access(caller: Caller | undefined): Promise<Access> {
-    return viewAccess(this.ctx, this.channel, requireCaller(caller).userId);
+    return viewAccess(this.ctx, this.channel, requireCaller(caller).userId, this.accessCache);
   }
 
   /** Remembers a user snapshot that has more than an id. */

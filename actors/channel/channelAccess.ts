@@ -10,6 +10,7 @@ import {
 import { Permission, parsePermissions, type PermissionName } from '../../src/domain/permissions.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
+import type { AccessCache } from './AccessCache.js';
 
 /** What one user may do in this channel, from the Guild's snapshot (or the DM recipient list). */
 export interface Access {
@@ -44,24 +45,36 @@ export function requireCaller(caller: Caller | undefined): Caller {
 }
 
 /**
- * The access of `userId`, requiring VIEW_CHANNEL: asks the Guild for a snapshot (one ask per
- * request; the Guild owns roles and overwrites), or checks the DM recipient list. A user who cannot
- * view gets 403 50001 when they are a member (they know the channel exists), 404 10003 otherwise.
+ * The access of `userId`, requiring VIEW_CHANNEL: the Guild's snapshot (from `cache`, else asked of
+ * the Guild and cached; the Guild owns roles and overwrites), or the DM recipient list. A user who
+ * cannot view gets 403 50001 when they are a member (they know the channel exists), 404 10003 otherwise.
  */
-export async function viewAccess(ctx: ActorContext, channel: ChannelRecord, userId: string): Promise<Access> {
-  const access = await accessOf(ctx, channel, userId);
+export async function viewAccess(
+  ctx: ActorContext,
+  channel: ChannelRecord,
+  userId: string,
+  cache: AccessCache,
+): Promise<Access> {
+  const access = await accessOf(ctx, channel, userId, cache);
   if ((access.permissions & Permission.VIEW_CHANNEL) === 0n) {
     throw access.member ? new MissingAccessError() : new UnknownEntityError('channel');
   }
   return access;
 }
 
-async function accessOf(ctx: ActorContext, channel: ChannelRecord, userId: string): Promise<Access> {
+async function accessOf(
+  ctx: ActorContext,
+  channel: ChannelRecord,
+  userId: string,
+  cache: AccessCache,
+): Promise<Access> {
   if (channel.guild_id === null) {
     const member = channel.recipient_ids.includes(userId);
     if (!member) throw new MissingAccessError();
     return { userId, permissions: DM_PERMISSIONS, member, memberJson: '' };
   }
+  const cached = cache.get(userId, ctx.clock.now());
+  if (cached !== undefined) return cached;
   let reply;
   try {
     reply = await ctx.ask('guild', channel.guild_id, {
@@ -78,12 +91,14 @@ async function accessOf(ctx: ActorContext, channel: ChannelRecord, userId: strin
     });
   }
   const snapshot = reply.reply.channelAccess;
-  return {
+  const access: Access = {
     userId,
     permissions: parsePermissions(snapshot.permissions),
     member: snapshot.member,
     memberJson: snapshot.memberJson,
   };
+  cache.put(access, snapshot, ctx.clock.now());
+  return access;
 }
 
 /** True when the access holds the permission. */

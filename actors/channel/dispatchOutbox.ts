@@ -89,7 +89,9 @@ export async function redispatch(
 export async function redispatchUnflushed(scope: ChannelScope, records: readonly MessageRecord[]): Promise<void> {
   for (const record of records) {
     try {
-      const access = await viewAccess(scope.ctx, scope.channel, record.author_id).catch(() => undefined);
+      const access = await viewAccess(scope.ctx, scope.channel, record.author_id, scope.accessCache).catch(
+        () => undefined,
+      );
       await redispatch(scope, record, access?.memberJson ?? '', 'activation');
     } catch (error) {
       scope.ctx.log.warn('message_redispatch_failed', { message_id: record.id, err: error });

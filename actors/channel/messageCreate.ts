@@ -29,7 +29,7 @@ export function clientFlags(flags: string | number | undefined): number {
 }
 
 /**
- * POST /channels/{id}/messages. Checks access (one Guild ask), assigns the snowflake, persists the
+ * POST /channels/{id}/messages. Checks access (a cached Guild snapshot), assigns the snowflake, persists the
  * message before replying, and dispatches MESSAGE_CREATE serialized once (the reply text plus
  * guild_id and member). A repeated nonce from the same author returns the first message.
  */

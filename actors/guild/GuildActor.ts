@@ -48,6 +48,12 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     this.#rt.setState(state);
   }
 
+  /** Tells the channels holding permission snapshots to drop them: the next activation knows no holders. */
+  override deactivate(): Promise<void> {
+    this.#rt.releaseHolders();
+    return Promise.resolve();
+  }
+
   async handle({ command }: GuildCommand): Promise<GuildReply> {
     const rt = this.#rt;
     if (command === undefined)

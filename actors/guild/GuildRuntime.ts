@@ -71,7 +71,13 @@ export class GuildRuntime {
     return this.#state !== undefined;
   }
 
+  /**
+   * Adopts a loaded (or created) guild. Its snapshot version starts from the clock (µs-like: ms × 1000,
+   * room for 1000 changes per ms of the activation's life), so it exceeds every version an earlier
+   * activation gave out and a channel never confuses snapshots of two activations.
+   */
   setState(state: GuildState | undefined): void {
+    if (state) state.version = Math.max(state.version, this.ctx.clock.now() * 1000);
     this.#state = state;
   }
 
@@ -116,12 +122,45 @@ export class GuildRuntime {
   }
 
   /**
-   * Roles, members or overwrites changed: bump the version carried in channel_access replies.
-   * Channel actors ask for a fresh snapshot on every request, so nothing needs telling (telling every
-   * channel here used to wake each idle channel actor, with a storage read, on every member join).
+   * Something every member's snapshot depends on changed (a role's permissions, the owner): bumps
+   * the version and tells every channel holding snapshots to drop them all (tell only; a Guild never
+   * awaits a Channel). Only holders are told, so idle channels are not woken.
    */
   permissionsChanged(): void {
-    this.state.version += 1;
+    const state = this.state;
+    this.#invalidate(state.accessHolders.takeAll(), '');
+  }
+
+  /**
+   * What one member's snapshot carries changed: their roles, timeout or member object (nick, avatar,
+   * user), or they joined or left. The channels holding that user's snapshot drop it.
+   */
+  memberChanged(userId: string): void {
+    const state = this.state;
+    this.#invalidate(state.accessHolders.takeUser(userId), userId);
+  }
+
+  /** A channel's overwrites changed: that channel drops every snapshot it holds. */
+  channelPermissionsChanged(channelId: string): void {
+    const state = this.state;
+    this.#invalidate(state.accessHolders.takeChannel(channelId) ? [channelId] : [], '');
+  }
+
+  /**
+   * The activation stops (passivation, eviction, shutdown): its holders drop their snapshots, since
+   * the next activation knows no holders and would not tell them of later changes.
+   */
+  releaseHolders(): void {
+    if (this.exists) this.permissionsChanged();
+  }
+
+  #invalidate(channelIds: readonly string[], userId: string): void {
+    const state = this.state;
+    state.version += 1;
+    const invalidateAccess = { version: String(state.version), userId };
+    for (const channelId of channelIds) {
+      this.ctx.tell(ActorKind.Channel, channelId, { command: { $case: 'invalidateAccess', invalidateAccess } });
+    }
   }
 
   /** Tells the channel actor its record changed (the record as JSON); `channel` undefined means it was deleted. */

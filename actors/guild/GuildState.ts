@@ -2,6 +2,7 @@ import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../ru
 import type { Stores } from '../runtime/ports/stores.js';
 import { parsePermissions, type Overwrite, type PermissionGuild } from '../../src/domain/permissions.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
+import { AccessHolders } from './AccessHolders.js';
 
 /**
  * The Guild actor's in-memory state: the guild record, its roles, members and channels, plus the
@@ -14,8 +15,14 @@ export class GuildState implements PermissionGuild {
   readonly rolePermissions = new Map<string, bigint>();
   /** Parsed overwrites per channel id, rebuilt when a channel is stored. */
   readonly #overwrites = new Map<string, Overwrite[]>();
-  /** Bumped whenever roles, members or overwrites change; channel actors drop older snapshots. */
+  /**
+   * Bumped whenever what a channel_access snapshot carries changes (roles, members, overwrites, owner).
+   * Starts from the clock at activation (GuildRuntime.setState), so versions of successive
+   * activations do not collide in a channel's cache.
+   */
   version = 1;
+  /** Channels holding snapshots, told when they change (not stored: a new activation holds nobody). */
+  readonly accessHolders = new AccessHolders();
 
   constructor(public guild: GuildRecord) {}
 
@@ -71,9 +78,11 @@ export class GuildState implements PermissionGuild {
     );
   }
 
+  /** Forgets a deleted channel, and that it held snapshots (its actor drops them with its record). */
   dropChannel(channelId: string): void {
     this.channels.delete(channelId);
     this.#overwrites.delete(channelId);
+    this.accessHolders.takeChannel(channelId);
   }
 
   /** Parsed overwrites of a channel ([] for an unknown one). */

@@ -107,16 +107,17 @@ export async function reorderChannels(rt: GuildRuntime, request: GuildBodyReques
       next.permission_overwrites = parent.permission_overwrites.map((o) => ({ ...o }));
     changed.push({ channel: next, viewers: rt.viewersOf(next.id) });
   });
-  let overwritesChanged = false;
+  const resynced = new Set<string>();
   for (const { channel } of changed) {
-    overwritesChanged ||= channel.permission_overwrites !== state.channels.get(channel.id)?.permission_overwrites;
+    if (channel.permission_overwrites !== state.channels.get(channel.id)?.permission_overwrites)
+      resynced.add(channel.id);
     await rt.saveChannel(channel);
   }
   for (const { channel, viewers } of changed) {
     rt.emitChannelChange(channel, viewers);
     rt.tellChannelChanged(channel.id, channel);
   }
-  if (overwritesChanged) rt.permissionsChanged();
+  for (const channelId of resynced) rt.channelPermissionsChanged(channelId);
   return emptyReply();
 }
 
@@ -135,7 +136,7 @@ export async function updateChannel(rt: GuildRuntime, target: ChannelTarget): Pr
   await rt.saveChannel(next);
   rt.emitChannelChange(next, viewers);
   rt.tellChannelChanged(next.id, next);
-  if (body.permission_overwrites !== undefined) rt.permissionsChanged();
+  if (body.permission_overwrites !== undefined) rt.channelPermissionsChanged(next.id);
   return jsonReply(channelJson(next));
 }
 
@@ -213,6 +214,6 @@ async function saveOverwrites(rt: GuildRuntime, current: ChannelRecord, next: Ch
   await rt.saveChannel(next);
   rt.emitChannelChange(next, viewers);
   rt.tellChannelChanged(next.id, next);
-  rt.permissionsChanged();
+  rt.channelPermissionsChanged(next.id);
   return emptyReply();
 }

@@ -102,7 +102,7 @@ export async function updateMemberProfile(rt: GuildRuntime, target: MemberTarget
     });
     next.theme_colors = [...body.theme_colors];
   }
-  await saveMember(rt, next, false);
+  await saveMember(rt, next);
   return jsonReply(profileJson(state.id, next));
 }
 

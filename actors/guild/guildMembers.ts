@@ -40,13 +40,17 @@ function assignableRole(state: GuildState, actorId: string, roleId: string): Rol
   return role;
 }
 
-/** Stores a changed member and tells GUILD_MEMBER_UPDATE (to the member's own sessions regardless of intents). */
-export async function saveMember(rt: GuildRuntime, member: MemberRecord, permissionsChanged: boolean): Promise<void> {
+/**
+ * Stores a changed member and tells GUILD_MEMBER_UPDATE (to the member's own sessions regardless of
+ * intents). Channels drop the member's cached snapshot: it carries the member object (nick, avatar,
+ * roles, timeout), not only permissions.
+ */
+export async function saveMember(rt: GuildRuntime, member: MemberRecord): Promise<void> {
   const state = rt.state;
   await rt.stores.guilds.saveMember(member);
   state.members.set(member.user_id, member);
   rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, member), Intent.GUILD_MEMBERS, undefined, member.user_id);
-  if (permissionsChanged) rt.permissionsChanged();
+  rt.memberChanged(member.user_id);
 }
 
 /** list_members (members only): ordered by user id after `after`; with `query`, a username/nick prefix search. */
@@ -98,7 +102,6 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
   const self = actorId === current.user_id;
   const body = parseBody<MemberPatch>(target.body);
   const next: MemberRecord = { ...current, roles: [...current.roles] };
-  let permissionsChanged = false;
   if (body.nick !== undefined) {
     if (self && hasAll(memberPermissions(state, actorId), Permission.CHANGE_NICKNAME)) {
       // own nickname: CHANGE_NICKNAME is enough
@@ -117,7 +120,6 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
     for (const id of wanted) if (!before.has(id)) assignableRole(state, actorId, id);
     for (const id of before) if (!wanted.has(id) && state.roles.has(id)) assignableRole(state, actorId, id);
     next.roles = [...wanted];
-    permissionsChanged = true;
   }
   if (self && body.avatar !== undefined) next.avatar = body.avatar;
   if (self && body.bio !== undefined) next.bio = body.bio;
@@ -127,7 +129,6 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
     if (memberPermissions(state, current.user_id) === ALL_PERMISSIONS)
       throw new MissingPermissionsError('ADMINISTRATOR');
     next.communication_disabled_until = timeoutUntil(body.communication_disabled_until, rt.nowMs());
-    permissionsChanged = true;
   }
   if (body.mute !== undefined) {
     requireGuildPermission(state, actorId, Permission.MUTE_MEMBERS);
@@ -137,7 +138,7 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
     requireGuildPermission(state, actorId, Permission.DEAFEN_MEMBERS);
     next.deaf = body.deaf === true;
   }
-  await saveMember(rt, next, permissionsChanged);
+  await saveMember(rt, next);
   return jsonReply(memberJson(next));
 }
 
@@ -174,6 +175,6 @@ async function changeMemberRole(rt: GuildRuntime, target: MemberRoleTarget, add:
   const has = member.roles.includes(target.roleId);
   if (has === add) return emptyReply();
   const roles = add ? [...member.roles, target.roleId] : member.roles.filter((id) => id !== target.roleId);
-  await saveMember(rt, { ...member, roles }, true);
+  await saveMember(rt, { ...member, roles });
   return emptyReply();
 }

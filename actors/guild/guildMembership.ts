@@ -46,7 +46,7 @@ export async function admitMember(
   state.members.set(userId, member);
   rt.emit('GUILD_MEMBER_ADD', memberEventJson(state.id, member), Intent.GUILD_MEMBERS);
   rt.tellUser(userId, true);
-  rt.permissionsChanged();
+  rt.memberChanged(userId); // a channel may hold their snapshot as a non-member
   return member;
 }
 
@@ -65,7 +65,7 @@ export async function dropMember(rt: GuildRuntime, member: MemberRecord): Promis
   await rt.subscriptions.unsubscribeUser(member.user_id);
   rt.emit('GUILD_MEMBER_REMOVE', { guild_id: state.id, user: member.user }, Intent.GUILD_MEMBERS);
   rt.tellUser(member.user_id, false);
-  rt.permissionsChanged();
+  rt.memberChanged(member.user_id);
 }
 
 /** add_member (from invites and OAuth): the member object. */
@@ -134,7 +134,7 @@ export async function authorizeBot(rt: GuildRuntime, command: AuthorizeBot): Pro
     await rt.stores.guilds.saveMember(member);
     state.members.set(botId, member);
     rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, member), Intent.GUILD_MEMBERS, undefined, botId);
-    rt.permissionsChanged();
+    rt.memberChanged(botId);
   }
   return jsonReply(memberJson(member));
 }

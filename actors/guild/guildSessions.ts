@@ -95,11 +95,18 @@ export function dispatch(rt: GuildRuntime, command: GuildDispatch): GuildReply {
   return emptyReply();
 }
 
-/** channel_access: the permission snapshot a channel actor caches; pure memory, O(roles + overwrites). */
+/**
+ * channel_access: the permission snapshot a channel actor caches; pure memory, O(roles + overwrites).
+ * The channel is noted as a holder, told when the snapshot changes (see GuildRuntime.memberChanged).
+ * A running timeout bounds the snapshot's life: permissions come back when it ends, with no event.
+ */
 export function channelAccess(rt: GuildRuntime, command: ChannelAccess): GuildReply {
   const state = rt.state;
+  const nowMs = rt.nowMs();
   const member = state.members.get(command.userId);
-  const permissions = member ? permissionsIn(state, command.userId, command.channelId, rt.nowMs()) : 0n;
+  const permissions = member ? permissionsIn(state, command.userId, command.channelId, nowMs) : 0n;
+  const timeoutEndMs = Date.parse(member?.communication_disabled_until ?? '');
+  state.accessHolders.note(command.channelId, command.userId);
   return {
     reply: {
       $case: 'channelAccess',
@@ -108,6 +115,7 @@ export function channelAccess(rt: GuildRuntime, command: ChannelAccess): GuildRe
         member: member !== undefined,
         version: String(state.version),
         memberJson: member ? JSON.stringify(memberJson(member)) : '',
+        validUntilMs: timeoutEndMs > nowMs ? String(timeoutEndMs) : '0',
       },
     },
   };
@@ -143,5 +151,6 @@ export async function userChanged(rt: GuildRuntime, command: UserChanged): Promi
   await rt.stores.guilds.saveMember(next);
   state.members.set(next.user_id, next);
   rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, next), Intent.GUILD_MEMBERS, undefined, next.user_id);
+  rt.memberChanged(next.user_id); // snapshots carry the member object, user included
   return emptyReply();
 }

@@ -3,10 +3,14 @@
  * from storage before the first turn; `handle` serves one message; idle actors are passivated.
  */
 // C and R are the actor's proto command and reply; subclasses bind them (the host types calls by them).
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export abstract class Actor<C, R> {
-  /** Loads the actor's state; runs as the first turn, so messages queue behind it. */
-  activate(): Promise<void> {
+  /**
+   * Loads the actor's state; runs as the first turn, so messages queue behind it. `first` is the
+   * message that caused the activation: an actor may skip loading for one it serves without state.
+   */
+  // The base loads nothing; subclasses that look at the first message override this.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  activate(_first?: C): Promise<void> {
     return Promise.resolve();
   }
 

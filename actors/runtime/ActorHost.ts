@@ -63,6 +63,8 @@ export interface ActorHostDeps {
 export class ActorHost {
   readonly #activations = new Map<string, Activation>();
   readonly #sweeper: ReturnType<typeof setInterval>;
+  /** Set by shutdown: no new activation starts (see #activate). */
+  #closing = false;
 
   constructor(private readonly deps: ActorHostDeps) {
     const every = Math.max(50, Math.floor(deps.options.idleTimeoutMs / 2));
@@ -82,6 +84,7 @@ export class ActorHost {
 
   /** Request-reply to a local actor. */
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
+    if (this.#closing && !this.#activations.has(`${kind}:${key}`)) return Promise.reject(this.#closed(kind, key));
     const activation = this.#activate(kind, key);
     activation.lastActiveMs = this.deps.clock.now();
     return activation.mailbox.ask(command) as Promise<ReplyOf<K>>;
@@ -121,8 +124,13 @@ export class ActorHost {
     return stopped;
   }
 
-  /** Stops every activation (node shutdown). */
+  /**
+   * Stops every activation (node shutdown). Messages to actors not active here are refused from now
+   * on: the deactivations tell other actors (a Guild tells its channels to drop snapshots), and an
+   * actor started now would load state and take a lease that nothing would stop or release.
+   */
   async shutdown(): Promise<void> {
+    this.#closing = true;
     clearInterval(this.#sweeper);
     const stopping = [...this.#activations].map(([id, activation]) => this.#stop(id, activation));
     await Promise.allSettled(stopping);
@@ -132,6 +140,7 @@ export class ActorHost {
     const id = `${kind}:${key}`;
     const existing = this.#activations.get(id);
     if (existing) return existing;
+    if (this.#closing) throw this.#closed(kind, key);
     const timers = new Set<ReturnType<typeof setTimeout>>();
     const ctx = this.#context(kind, key, id, timers);
     const lease: Activation['lease'] = { epoch: undefined };
@@ -164,6 +173,10 @@ export class ActorHost {
     return activation;
   }
 
+  #closed(kind: ActorKind, key: string): WrongOwnerError {
+    return new WrongOwnerError(`${kind}:${key} is not active and this node is shutting down`);
+  }
+
   /** One turn; the first turn of an activation loads its state, so messages sent meanwhile wait in order. */
   async #turn(id: string, activation: Activation, command: CommandOf<ActorKind>): Promise<ReplyOf<ActorKind>> {
     if (activation.state === 'stopping') throw new WrongOwnerError(`${id} stopped`); // evicted meanwhile
@@ -172,7 +185,7 @@ export class ActorHost {
         // The lease comes first: state loaded without it could be overwritten by the owner's writes.
         if (this.deps.guard) activation.lease.epoch = await this.deps.guard.acquire(activation.kind, activation.key);
         if (activation.state !== 'activating') throw new WrongOwnerError(`${id} stopped while activating`);
-        await activation.actor.activate();
+        await activation.actor.activate(command);
         activation.state = 'active';
       } catch (error) {
         if (this.#activations.get(id) === activation) this.#activations.delete(id);

@@ -4,6 +4,7 @@ import type { ActorMessenger } from '../../../actors/runtime/ActorContext.js';
 import { ActorHost, type ActorFactory } from '../../../actors/runtime/ActorHost.js';
 import type { UserCommand, UserReply } from '../../../proto/gen/chorus/v1/user.js';
 import { ManualClock } from '../../../src/domain/Clock.js';
+import { WrongOwnerError } from '../../../src/domain/errors.js';
 import { createLogger } from '../../../src/domain/Logger.js';
 import { SnowflakeGenerator } from '../../../src/domain/snowflake.js';
 
@@ -96,5 +97,35 @@ describe('ActorHost', () => {
     await host.ask('user', '1', getMe);
     assert.equal(attempt, 2);
     await host.shutdown();
+  });
+
+  it('gives activate the message that caused the activation', async () => {
+    const firsts: unknown[] = [];
+    class FirstRecorder extends CountingActor {
+      override activate(first?: UserCommand): Promise<void> {
+        firsts.push(first?.command?.$case);
+        return Promise.resolve();
+      }
+    }
+    const host = hostWith((() => new FirstRecorder([])) as unknown as ActorFactory);
+    await host.ask('user', '1', getMe);
+    await host.ask('user', '1', { command: { $case: 'getPublic', getPublic: {} } });
+    assert.deepEqual(firsts, ['getMe']);
+    await host.shutdown();
+  });
+
+  it('starts no activation once shutting down (a deactivating actor may still tell others)', async () => {
+    let created = 0;
+    const host = hostWith((() => {
+      created += 1;
+      return new CountingActor([]);
+    }) as unknown as ActorFactory);
+    await host.ask('user', '1', getMe);
+    await host.shutdown();
+    await assert.rejects(host.ask('user', '2', getMe), WrongOwnerError);
+    assert.throws(() => {
+      host.tell('user', '3', getMe);
+    }, WrongOwnerError);
+    assert.equal(created, 1);
   });
 });

@@ -34,7 +34,7 @@ class ChannelContext implements ActorContext {
     const reply: GuildReply = {
       reply: {
         $case: 'channelAccess',
-        channelAccess: { permissions, member: true, version: '1', memberJson: MEMBER_JSON },
+        channelAccess: { permissions, member: true, version: '1', memberJson: MEMBER_JSON, validUntilMs: '0' },
       },
     };
     return Promise.resolve(reply as ReplyOf<K>);

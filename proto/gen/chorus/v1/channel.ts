@@ -29,7 +29,7 @@ export interface ChannelCommand {
     | { $case: 'unpin'; unpin: MessageTarget }
     | { $case: 'listPins'; listPins: ChannelBodyRequest }
     | { $case: 'typing'; typing: ChannelBodyRequest } //
-    /** Guild -> Channel (tell): cached permission snapshots older than `version` are stale. */
+    /** Guild -> Channel (tell): cached permission snapshots are stale (every user's, or one user's). */
     | { $case: 'invalidateAccess'; invalidateAccess: InvalidateAccess }
     | { $case: 'getChannel'; getChannel: ChannelBodyRequest } //
     /** Guild -> Channel (tell): the channel record changed (or was deleted) in its guild. */
@@ -93,7 +93,10 @@ export interface ReactionTarget {
 }
 
 export interface InvalidateAccess {
+  /** The Guild's snapshot version after the change: a reply older than this must not be cached. */
   version: string;
+  /** The user whose snapshot changed; empty when every user's did (roles, overwrites, the Guild stopping). */
+  userId: string;
 }
 
 export interface ChannelChanged {
@@ -1391,13 +1394,16 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
 };
 
 function createBaseInvalidateAccess(): InvalidateAccess {
-  return { version: '0' };
+  return { version: '0', userId: '' };
 }
 
 export const InvalidateAccess: MessageFns<InvalidateAccess> = {
   encode(message: InvalidateAccess, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.version !== '0') {
       writer.uint32(8).uint64(message.version);
+    }
+    if (message.userId !== '') {
+      writer.uint32(18).string(message.userId);
     }
     return writer;
   },
@@ -1423,6 +1429,14 @@ export const InvalidateAccess: MessageFns<InvalidateAccess> = {
             message.version = reader.uint64().toString();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1436,13 +1450,23 @@ export const InvalidateAccess: MessageFns<InvalidateAccess> = {
   },
 
   fromJSON(object: any): InvalidateAccess {
-    return { version: isSet(object.version) ? globalThis.String(object.version) : '0' };
+    return {
+      version: isSet(object.version) ? globalThis.String(object.version) : '0',
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+    };
   },
 
   toJSON(message: InvalidateAccess): unknown {
     const obj: any = {};
     if (message.version !== '0') {
       obj.version = message.version;
+    }
+    if (message.userId !== '') {
+      obj.userId = message.userId;
     }
     return obj;
   },
@@ -1453,6 +1477,7 @@ export const InvalidateAccess: MessageFns<InvalidateAccess> = {
   fromPartial(object: DeepPartial<InvalidateAccess>): InvalidateAccess {
     const message = createBaseInvalidateAccess();
     message.version = object.version ?? '0';
+    message.userId = object.userId ?? '';
     return message;
   },
 };

@@ -202,6 +202,11 @@ export interface ChannelAccessReply {
   version: string;
   /** The member object as JSON (for MESSAGE_CREATE.member), empty when not a member. */
   memberJson: string;
+  /**
+   * When set (ms since the epoch), the snapshot holds only until then: the member's timeout ends and
+   * their permissions change with no event to invalidate them. 0: valid until invalidated.
+   */
+  validUntilMs: string;
 }
 
 /** Session -> Guild: subscribe a session to the guild's dispatches; the reply is the GUILD_CREATE payload. */
@@ -4669,7 +4674,7 @@ export const ChannelAccess: MessageFns<ChannelAccess> = {
 };
 
 function createBaseChannelAccessReply(): ChannelAccessReply {
-  return { permissions: '', member: false, version: '0', memberJson: '' };
+  return { permissions: '', member: false, version: '0', memberJson: '', validUntilMs: '0' };
 }
 
 export const ChannelAccessReply: MessageFns<ChannelAccessReply> = {
@@ -4685,6 +4690,9 @@ export const ChannelAccessReply: MessageFns<ChannelAccessReply> = {
     }
     if (message.memberJson !== '') {
       writer.uint32(34).string(message.memberJson);
+    }
+    if (message.validUntilMs !== '0') {
+      writer.uint32(40).uint64(message.validUntilMs);
     }
     return writer;
   },
@@ -4734,6 +4742,14 @@ export const ChannelAccessReply: MessageFns<ChannelAccessReply> = {
             message.memberJson = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.validUntilMs = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4756,6 +4772,11 @@ export const ChannelAccessReply: MessageFns<ChannelAccessReply> = {
         : isSet(object.member_json)
           ? globalThis.String(object.member_json)
           : '',
+      validUntilMs: isSet(object.validUntilMs)
+        ? globalThis.String(object.validUntilMs)
+        : isSet(object.valid_until_ms)
+          ? globalThis.String(object.valid_until_ms)
+          : '0',
     };
   },
 
@@ -4773,6 +4794,9 @@ export const ChannelAccessReply: MessageFns<ChannelAccessReply> = {
     if (message.memberJson !== '') {
       obj.memberJson = message.memberJson;
     }
+    if (message.validUntilMs !== '0') {
+      obj.validUntilMs = message.validUntilMs;
+    }
     return obj;
   },
 
@@ -4785,6 +4809,7 @@ export const ChannelAccessReply: MessageFns<ChannelAccessReply> = {
     message.member = object.member ?? false;
     message.version = object.version ?? '0';
     message.memberJson = object.memberJson ?? '';
+    message.validUntilMs = object.validUntilMs ?? '0';
     return message;
   },
 };

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'mocha';
+import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { api } from '../../support/testServer.js';
+import {
+  Bits,
+  fails,
+  guildWorld,
+  memberOverwrite,
+  send,
+  textChannel,
+  type GuildWorld,
+} from '../../integration/messages/messageFixtures.js';
+
+/**
+ * Channels cache the permission snapshots of their Guild (DESIGN §4 step 2); the Guild tells them when
+ * a snapshot changes. Here the Guild, the channel and the edges are spread over three node processes.
+ */
+describe('cluster: permission changes reach the channels caching them on other nodes', function () {
+  this.timeout(90_000);
+  let cluster: TestCluster;
+  let nodes: ClusterNode[];
+  let world: GuildWorld;
+
+  before(async function () {
+    this.timeout(120_000);
+    cluster = await startCluster({ nodes: 3 });
+    nodes = [...cluster.nodes];
+    await cluster.reporting(async () => {
+      world = await guildWorld((nodes[0] as ClusterNode).api);
+    });
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
+  });
+  after(async () => {
+    await cluster?.after();
+  });
+
+  const node = (index: number): ClusterNode => {
+    const live = cluster.live();
+    return live[index % live.length] as ClusterNode;
+  };
+
+  it('refuses the next message through any node once an overwrite made through another denies SEND_MESSAGES', async () => {
+    const channelId = await textChannel(node(0).api, world, 'overwrites');
+    for (let i = 0; i < 3; i += 1) await send(node(i).api, world.member, channelId, { content: `cached ${i}` });
+    await memberOverwrite(node(1).api, world, channelId, world.member.id, 0n, Bits.SEND_MESSAGES);
+    for (let i = 0; i < 3; i += 1) {
+      const error = await fails(node(i).api, 'POST', `/channels/${channelId}/messages`, world.member, 403, {
+        content: 'denied',
+      });
+      assert.equal(error.code, 50_013);
+    }
+    await api(node(2).api, 'DELETE', `/channels/${channelId}/permissions/${world.member.id}`, {
+      token: world.owner.token,
+      expect: 204,
+    });
+    await send(node(0).api, world.member, channelId, { content: 'allowed again' });
+  });
+
+  it('still refuses after the Guild’s node stops: its activation told the channel before stopping', async () => {
+    const guildNode = await cluster.ownerOf(`guild:${world.guildId}`);
+    let channelId = '';
+    for (let tries = 0; tries < 20 && channelId === ''; tries += 1) {
+      const candidate = await textChannel(node(0).api, world, `elsewhere-${tries}`);
+      if ((await cluster.ownerOf(`channel:${candidate}`)) !== guildNode) channelId = candidate;
+    }
+    assert.notEqual(channelId, '', 'a channel on another node than the Guild');
+    const edge = cluster.live().find((candidate) => candidate !== guildNode) as ClusterNode;
+    await send(edge.api, world.member, channelId, { content: 'cached before the stop' });
+
+    await guildNode.stop();
+    await cluster.waitForMembers();
+    // The Guild activates anew on another node, knowing no holders; it tells the channel only if
+    // the channel asked it again, which the old activation's parting invalidation makes it do.
+    await memberOverwrite(edge.api, world, channelId, world.member.id, 0n, Bits.SEND_MESSAGES);
+    const error = await fails(edge.api, 'POST', `/channels/${channelId}/messages`, world.member, 403, {
+      content: 'denied',
+    });
+    assert.equal(error.code, 50_013);
+  });
+});
