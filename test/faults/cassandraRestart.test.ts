@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { after, afterEach, before, describe, it } from 'mocha';
+import { before, describe, it } from 'mocha';
 import { startCluster, until, type ClusterNode, type TestCluster } from '../support/clusterHarness.js';
-import { registerUser, type TestUser } from '../support/testServer.js';
-import { createGuild, joinGuild, type TestGuild } from '../integration/gateway/gatewayFixtures.js';
-import { assertAllAckedOnceInOrder, readAllMessages, type MessageJson } from '../cluster/nodes/clusterFixtures.js';
+import type { MessageJson } from '../cluster/nodes/clusterFixtures.js';
+import { cleanUpFaultSuite, FAILURE_BOUND_MS, GuildUnderLoad, type Attempt } from './faultLoad.js';
 import {
-  assertFailedCleanly,
-  clientOutageMs,
-  FAILURE_BOUND_MS,
-  failureWindow,
-  LoadClient,
-  strangers,
-  type Attempt,
-} from './faultLoad.js';
-import {
+  assertOutageReported,
   cassandraScript,
   describeHealth,
   requireCassandraNodes,
-  waitForHealth,
+  waitForHealthy,
+  waitForUnhealthy,
   type HealthSample,
 } from './faultServices.js';
 
@@ -31,9 +23,7 @@ const RECOVERY_TARGET_MS = 5_000;
 describe('faults: Cassandra stopped and restarted under load (3 Chorus nodes, one Cassandra node)', function () {
   this.timeout(30_000);
   let cluster: TestCluster | undefined;
-  let owner: TestUser;
-  let guild: TestGuild;
-  let clients: LoadClient[] = [];
+  const load = new GuildUnderLoad();
   let cassandraDown = false;
   let downHealth: HealthSample[] = [];
   let downAttempts: Attempt[] = [];
@@ -47,55 +37,23 @@ describe('faults: Cassandra stopped and restarted under load (3 Chorus nodes, on
     cluster = started;
     await started.reporting(async () => {
       const nodes = started.nodes as [ClusterNode, ClusterNode, ClusterNode];
-      owner = await registerUser(nodes[0].api, 'owner');
-      guild = await createGuild(nodes[1].api, owner.token, 'cassandra restart');
-      const members = [owner, await registerUser(nodes[1].api, 'poster'), await registerUser(nodes[2].api, 'poster')];
-      for (const member of members.slice(1)) await joinGuild(nodes[0].api, owner.token, guild.channelId, member.token);
-      clients = members.map(
-        (member, index) =>
-          new LoadClient(`c${index + 1}`, member.token, guild.channelId, { nodes: () => nodes, start: index }),
-      );
-      for (const client of clients) client.start();
-      await Promise.all(
-        clients.map((c) => c.waitUntil('3 messages before the stop', (x) => x.acked.length >= 3, 20_000)),
-      );
+      await load.start(nodes, 'cassandra restart', 'before the stop');
 
       at.stopping = performance.now();
       cassandraDown = true;
       await cassandraScript(['stop'], 60_000); // SIGTERM: Cassandra drains, flushes and exits
       at.stopped = performance.now();
-      downHealth = await waitForHealth(
-        nodes,
-        '503 naming cassandra',
-        (sample) => sample.status === 503 && sample.report?.checks['cassandra'] !== 'ok',
-        20_000,
-      );
+      downHealth = await waitForUnhealthy(nodes, 'cassandra', 20_000);
       at.unhealthy = performance.now();
-      await Promise.all(
-        clients.map((client) =>
-          client.waitUntil(
-            '3 failed attempts while Cassandra is down',
-            (c) => c.attemptsBetween(at.stopped).filter((attempt) => attempt.status !== 200).length >= 3,
-            30_000,
-          ),
-        ),
-      );
+      await load.waitForFailuresSince(3, 'while Cassandra is down', at.stopped, 30_000);
       at.starting = performance.now();
-      downAttempts = clients.flatMap((client) => client.attemptsBetween(at.stopped, at.starting));
+      downAttempts = load.attemptsBetween(at.stopped, at.starting);
       await cassandraScript(['start', '1'], 200_000);
       cassandraDown = false;
       at.started = performance.now();
-      await waitForHealth(nodes, '200', (sample) => sample.status === 200, 60_000);
+      await waitForHealthy(nodes, 60_000);
       at.healthy = performance.now();
-      await Promise.all(
-        clients.map((client) =>
-          client.waitUntil(
-            '3 messages sent after Cassandra returned',
-            (c) => c.acked.filter((message) => message.sentAt > at.started).length >= 3,
-            60_000,
-          ),
-        ),
-      );
+      await load.waitForAcksSince(3, 'after Cassandra returned', at.started, 60_000);
       // The driver marks the node up (and logs it) once it re-prepared the statements there.
       await until(
         'every node to log cassandra_host_up',
@@ -103,23 +61,19 @@ describe('faults: Cassandra stopped and restarted under load (3 Chorus nodes, on
         { timeoutMs: 15_000, everyMs: 100 },
       );
       at.loggedUp = performance.now();
-      at.writing = Math.min(
-        ...clients.flatMap((c) => c.acked.filter((m) => m.sentAt > at.started)).map((m) => m.ackedAt),
-      );
-      await Promise.all(clients.map((client) => client.stop()));
-      stored = await readAllMessages(nodes[0], owner.token, guild.channelId);
+      at.writing = Math.min(...load.acked.filter((m) => m.sentAt > at.started).map((m) => m.ackedAt));
+      await load.stop();
+      stored = await load.readMessages(nodes[0]);
     });
   });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed' && cluster) console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async function () {
-    this.timeout(240_000);
-    await Promise.allSettled(clients.map((client) => client.stop()));
-    // Whatever failed, node 1 answers again afterwards: other suites (and other engineers) use it.
-    if (cassandraDown) await cassandraScript(['start', '1'], 200_000);
-    await cluster?.after();
-  });
+  // Whatever failed, node 1 answers again afterwards: other suites (and other engineers) use it.
+  cleanUpFaultSuite(
+    load,
+    () => cluster,
+    async () => {
+      if (cassandraDown) await cassandraScript(['start', '1'], 200_000);
+    },
+  );
 
   it('reports cassandra in GET /health (503) and in its log on every node while Cassandra is down', () => {
     const ms = (from: number, to: number): number => Math.round(to - from);
@@ -127,30 +81,16 @@ describe('faults: Cassandra stopped and restarted under load (3 Chorus nodes, on
       `      cassandra.sh stop took ${ms(at.stopping, at.stopped)} ms; health 503 on every node ` +
         `${ms(at.stopped, at.unhealthy)} ms later: ${downHealth.map(describeHealth).join('; ')}`,
     );
-    for (const sample of downHealth) assert.ok(sample.ms < 5_000, `health answered in ${sample.ms} ms`);
-    for (const node of cluster?.nodes ?? []) {
-      assert.ok(node.events('cassandra_host_down').length > 0, `${node.name} logs cassandra_host_down`);
-    }
+    assertOutageReported(downHealth, 5_000, cluster?.nodes ?? [], 'cassandra_host_down');
   });
 
   it(`answers writes while Cassandra is down with a Discord-shaped 503 within ${FAILURE_BOUND_MS} ms, never a 500 or a hang`, () => {
-    const window = failureWindow(downAttempts);
-    console.log(
-      `      ${window.failed} of ${downAttempts.length} attempts failed while Cassandra was down (slowest answer ` +
-        `${window.maxMs} ms, e.g. ${downAttempts[0]?.body ?? '-'}); clients saw failures for ` +
-        `${clientOutageMs(clients, at.stopping)} ms`,
-    );
-    assert.ok(downAttempts.length >= clients.length * 3, 'clients kept posting during the outage');
-    assert.deepEqual(
-      downAttempts.filter((attempt) => attempt.status === 200).map((attempt) => attempt.content),
-      [],
-      'no write is acknowledged while Cassandra is down',
-    );
-    // Every attempt of the run, including those racing the stop and the start.
-    assertFailedCleanly(
-      clients.flatMap((client) => client.attempts),
-      FAILURE_BOUND_MS,
-    );
+    load.assertWritesRefusedWhileDown(downAttempts, {
+      service: 'Cassandra',
+      outageFrom: at.stopping,
+      perClient: 3,
+      noAckReason: 'no write is acknowledged while Cassandra is down',
+    });
   });
 
   it(`recovers by itself within ${RECOVERY_TARGET_MS} ms of Cassandra answering again: health 200, writes acknowledged`, () => {
@@ -164,10 +104,6 @@ describe('faults: Cassandra stopped and restarted under load (3 Chorus nodes, on
   });
 
   it('keeps every acknowledged message readable, in acknowledged order, none duplicated', () => {
-    assertAllAckedOnceInOrder(
-      stored,
-      clients.flatMap((client) => client.acked),
-    );
-    assert.deepEqual(strangers(stored, clients), [], 'nothing is stored that no client sent');
+    load.assertStoredAsAcknowledged(stored);
   });
 });

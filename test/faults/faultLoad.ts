@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
-import { performance } from 'node:perf_hooks';
-import { pause, withTimeout, type ClusterNode } from '../support/clusterHarness.js';
-import { request, retryable, type Acked, type MessageJson } from '../cluster/nodes/clusterFixtures.js';
+import { after, afterEach } from 'mocha';
+import { pause, withTimeout, type ClusterNode, type TestCluster } from '../support/clusterHarness.js';
+import { registerUser, type TestUser } from '../support/testServer.js';
+import { createGuild, joinGuild, type TestGuild } from '../integration/gateway/gatewayFixtures.js';
+import {
+  assertAllAckedOnceInOrder,
+  attemptPost,
+  Poster,
+  readAllMessages,
+  type Acked,
+  type MessageJson,
+} from '../cluster/nodes/clusterFixtures.js';
 
 /**
  * Load for fault tests: clients that keep posting messages (with nonces, retrying failures on the next
@@ -25,51 +34,26 @@ export interface Attempt {
   readonly ms: number;
 }
 
-/** Options of a LoadClient. */
-export interface LoadOptions {
-  /** Nodes to post through; attempt k of a message goes to nodes()[(start + k) % length]. */
-  readonly nodes: () => readonly ClusterNode[];
-  readonly start?: number;
-  /** A real client's delay before a retry (not a synchronisation sleep). */
-  readonly backoffMs?: number;
-}
-
 /**
  * A client posting `<name> #<n>` one message at a time, the next only once the last was acknowledged,
- * retrying a failed one (network error or 5xx) with the same nonce until it is acknowledged or the
- * client is stopped. Any other status ends the client with an error (a 4xx is a bug, not a fault).
+ * retrying a failed one (network error or 5xx) with the same nonce on the next node until it is
+ * acknowledged or the client is stopped, and recording every attempt. Any other status ends the client
+ * with an error (a 4xx is a bug, not a fault). Its options' `attempts` is not used: it never gives up
+ * while running.
  */
-export class LoadClient {
-  readonly acked: Acked[] = [];
+export class LoadClient extends Poster {
   readonly attempts: Attempt[] = [];
   /** Every content this client sent at least once (acknowledged or not). */
   readonly sent: string[] = [];
-  #stopping = false;
-  #listeners = new Set<() => void>();
-  done: Promise<void> = Promise.resolve();
-
-  constructor(
-    readonly name: string,
-    private readonly token: string,
-    private readonly channelId: string,
-    private readonly options: LoadOptions,
-  ) {}
 
   /** Starts posting; `done` settles once stopped, or rejects with the first unretryable answer. */
-  start(): void {
-    this.done = (async () => {
-      for (let n = 1; !this.#stopping; n += 1) {
-        const acked = await this.#post(`${this.name}-${n}`, `${this.name} #${n}`);
-        if (acked) this.acked.push(acked);
-        this.#notify();
-      }
-    })();
+  override start(): void {
+    super.start(0); // no minimum: once stopped, it ends after the message in flight
   }
 
   /** Stops after the message in flight (given up on if it is still failing); throws when that takes over 30 s. */
-  async stop(): Promise<void> {
-    this.#stopping = true;
-    await withTimeout(this.done, 30_000, `${this.name} to stop posting`);
+  override async stop(): Promise<void> {
+    await withTimeout(super.stop(), 30_000, `${this.name} to stop posting`);
   }
 
   /** Attempts sent in [from, to) (performance.now() times). */
@@ -77,62 +61,21 @@ export class LoadClient {
     return this.attempts.filter((attempt) => attempt.sentAt >= from && attempt.sentAt < to);
   }
 
-  /** Resolves once `predicate` holds (checked after every attempt), or throws after `timeoutMs`. */
-  waitUntil(what: string, predicate: (client: LoadClient) => boolean, timeoutMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const finish = (error?: Error): void => {
-        clearTimeout(timer);
-        this.#listeners.delete(check);
-        if (error) reject(error);
-        else resolve();
-      };
-      const check = (): void => {
-        if (predicate(this)) finish();
-      };
-      const timer = setTimeout(() => {
-        const last = this.attempts.at(-1);
-        const lastText = last ? `, last attempt: ${last.status} ${last.body.slice(0, 160)}` : '';
-        const summary = `${this.acked.length} acknowledged, ${this.attempts.length} attempts${lastText}`;
-        finish(new Error(`${this.name}: ${what} did not happen within ${timeoutMs} ms (${summary})`));
-      }, timeoutMs);
-      this.#listeners.add(check);
-      void this.done.catch((error: unknown) => {
-        finish(error instanceof Error ? error : new Error(String(error)));
-      });
-      check();
-    });
-  }
-
-  async #post(nonce: string, content: string): Promise<Acked | undefined> {
+  protected override async post(nonce: string, content: string): Promise<Acked | undefined> {
     this.sent.push(content);
+    const post = { client: this.name, nonce, content };
+    const options = { ...this.options, timeoutMs: REQUEST_TIMEOUT_MS };
     for (let attempt = 0; ; attempt += 1) {
-      const nodes = this.options.nodes();
-      const node = nodes[((this.options.start ?? 0) + attempt) % nodes.length] as ClusterNode;
-      const sentAt = performance.now();
-      const outcome = await request(node.api, 'POST', `/channels/${this.channelId}/messages`, {
-        token: this.token,
-        body: { content, nonce, enforce_nonce: true },
-        timeoutMs: REQUEST_TIMEOUT_MS,
-      });
-      const ackedAt = performance.now();
-      const ms = Math.round(ackedAt - sentAt);
+      const tried = await attemptPost(this.token, this.channelId, post, attempt, options);
+      const { node, outcome, sentAt } = tried;
+      const ms = Math.round(tried.answeredAt - sentAt);
       this.attempts.push({ client: this.name, node: node.name, content, ...outcome, sentAt, ms });
-      if (outcome.status === 200) {
-        const message = JSON.parse(outcome.body) as MessageJson;
-        assert.equal(message.content, content, `the reply to nonce ${nonce} carries its content`);
-        return { client: this.name, nonce, content, id: message.id, sentAt, ackedAt, attempts: attempt + 1 };
-      }
-      if (!retryable(outcome)) {
-        throw new Error(`POST ${content} via ${node.name} answered ${outcome.status}: ${outcome.body}`);
-      }
-      if (this.#stopping) return undefined;
-      this.#notify();
+      if (tried.acked) return tried.acked;
+      this.failures.push(outcome);
+      if (this.stopping) return undefined;
+      this.notify(); // waitUntil predicates may count failed attempts
       await pause(this.options.backoffMs ?? 200);
     }
-  }
-
-  #notify(): void {
-    for (const listener of [...this.#listeners]) listener();
   }
 }
 
@@ -167,34 +110,165 @@ export function assertFailedCleanly(attempts: readonly Attempt[], boundMs: numbe
   );
 }
 
-/** The stored messages no client sent (a retry must never become a second message). */
-export function strangers(stored: readonly MessageJson[], clients: readonly LoadClient[]): string[] {
-  const sent = new Set(clients.flatMap((client) => client.sent));
-  return stored.filter((message) => !sent.has(message.content)).map((message) => message.content);
-}
-
-/** Summary numbers of the failed attempts in `attempts`, for the test's report line. */
-export function failureWindow(attempts: readonly Attempt[]): { failed: number; firstAt: number; maxMs: number } {
-  const failed = attempts.filter((attempt) => attempt.status !== 200);
-  return {
-    failed: failed.length,
-    firstAt: Math.min(...failed.map((attempt) => attempt.sentAt)),
-    maxMs: Math.max(0, ...failed.map((attempt) => attempt.ms)),
-  };
-}
-
 /**
  * How long a failed request may take to answer: the edge's ask deadline (CHORUS_ASK_DEADLINE_MS,
  * 5 s by default) plus 2 s of slack for a 2-core machine that is also restarting a database.
  */
 export const FAILURE_BOUND_MS = 7_000;
 
-/** ms from the first failed attempt in `attempts` to the first acknowledgment after it (the outage clients saw). */
-export function clientOutageMs(clients: readonly LoadClient[], from: number): number {
-  const attempts = clients.flatMap((client) => client.attemptsBetween(from));
-  const firstFailure = Math.min(...attempts.filter((attempt) => attempt.status !== 200).map((a) => a.sentAt));
-  const firstAckAfter = Math.min(
-    ...clients.flatMap((client) => client.acked.filter((m) => m.sentAt > firstFailure).map((m) => m.ackedAt)),
-  );
-  return Math.round(firstAckAfter - firstFailure);
+/**
+ * The load of a fault suite: a guild whose owner (registered on nodes[0]) created it through nodes[1],
+ * joined by a poster registered on each further node, and a LoadClient `c1`, `c2`, … per member (the
+ * owner first) posting to its text channel, each beginning at the next node. Made at describe time and
+ * started in `before`, so the suite's after hook stops whichever clients did start (cleanUpFaultSuite).
+ */
+export class GuildUnderLoad {
+  clients: LoadClient[] = [];
+  #started: { readonly owner: TestUser; readonly guild: TestGuild } | undefined;
+
+  /** Sets the guild up and starts the clients; resolves once each had 3 messages acknowledged (`3 messages <warmUp>`). */
+  async start(nodes: readonly ClusterNode[], guildName: string, warmUp: string): Promise<void> {
+    const [entry, creator] = nodes as [ClusterNode, ClusterNode, ...ClusterNode[]];
+    const owner = await registerUser(entry.api, 'owner');
+    const guild = await createGuild(creator.api, owner.token, guildName);
+    const posters: TestUser[] = [];
+    for (const node of nodes.slice(1)) posters.push(await registerUser(node.api, 'poster'));
+    for (const poster of posters) await joinGuild(entry.api, owner.token, guild.channelId, poster.token);
+    this.#started = { owner, guild };
+    this.clients = [owner, ...posters].map(
+      (member, index) =>
+        new LoadClient(`c${index + 1}`, member.token, guild.channelId, { nodes: () => nodes, start: index }),
+    );
+    for (const client of this.clients) client.start();
+    await this.#waitForEveryClient(`3 messages ${warmUp}`, (client) => client.acked.length >= 3, 20_000);
+  }
+
+  /** The guild's text channel, the one the clients post to. */
+  get channelId(): string {
+    return this.#whenStarted().guild.channelId;
+  }
+
+  /** Every client's acknowledged messages, client by client. */
+  get acked(): Acked[] {
+    return this.clients.flatMap((client) => client.acked);
+  }
+
+  /** Every client's attempts, client by client. */
+  get attempts(): Attempt[] {
+    return this.clients.flatMap((client) => client.attempts);
+  }
+
+  /** Every client's attempts sent in [from, to) (performance.now() times). */
+  attemptsBetween(from: number, to?: number): Attempt[] {
+    return this.clients.flatMap((client) => client.attemptsBetween(from, to));
+  }
+
+  /** Resolves once every client had `count` messages acknowledged that it sent after `since` (performance.now()). */
+  waitForAcksSince(count: number, when: string, since: number, timeoutMs: number): Promise<void> {
+    const acked = (client: LoadClient): number => client.acked.filter((message) => message.sentAt > since).length;
+    return this.#waitForEveryClient(`${count} messages sent ${when}`, (client) => acked(client) >= count, timeoutMs);
+  }
+
+  /** Resolves once every client had `count` attempts fail that it sent from `since` (performance.now()) on. */
+  waitForFailuresSince(count: number, when: string, since: number, timeoutMs: number): Promise<void> {
+    const failed = (client: LoadClient): number =>
+      client.attemptsBetween(since).filter((attempt) => attempt.status !== 200).length;
+    return this.#waitForEveryClient(`${count} failed attempts ${when}`, (client) => failed(client) >= count, timeoutMs);
+  }
+
+  /** Stops every client (LoadClient.stop). */
+  async stop(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.stop()));
+  }
+
+  /** Every message of the channel, read through `node` as the owner (readAllMessages). */
+  readMessages(node: ClusterNode): Promise<MessageJson[]> {
+    const { owner, guild } = this.#whenStarted();
+    return readAllMessages(node, owner.token, guild.channelId);
+  }
+
+  /**
+   * Asserts what the clients saw of an outage of `service`, given the attempts they sent while it was
+   * down: they kept posting (`perClient` attempts each at least), none of those was acknowledged
+   * (`noAckReason`), and every failed attempt of the whole run, those racing the stop and the start
+   * included, failed cleanly. Logs the failure window the clients saw from `outageFrom` on.
+   */
+  assertWritesRefusedWhileDown(
+    downAttempts: readonly Attempt[],
+    outage: { service: string; outageFrom: number; perClient: number; noAckReason: string },
+  ): void {
+    const failed = downAttempts.filter((attempt) => attempt.status !== 200);
+    const maxMs = Math.max(0, ...failed.map((attempt) => attempt.ms));
+    console.log(
+      `      ${failed.length} of ${downAttempts.length} attempts failed while ${outage.service} was down (slowest ` +
+        `answer ${maxMs} ms, e.g. ${downAttempts[0]?.body ?? '-'}); clients saw failures for ` +
+        `${this.#outageSeenMs(outage.outageFrom)} ms`,
+    );
+    assert.ok(downAttempts.length >= this.clients.length * outage.perClient, 'clients kept posting during the outage');
+    assert.deepEqual(
+      downAttempts.filter((attempt) => attempt.status === 200).map((attempt) => attempt.content),
+      [],
+      outage.noAckReason,
+    );
+    assertFailedCleanly(this.attempts, FAILURE_BOUND_MS);
+  }
+
+  /**
+   * Asserts that `stored` holds every acknowledged message once, in each client's acknowledged order,
+   * and nothing no client sent (a retry must never become a second message).
+   */
+  assertStoredAsAcknowledged(stored: readonly MessageJson[]): void {
+    assertAllAckedOnceInOrder(stored, this.acked);
+    const sent = new Set(this.clients.flatMap((client) => client.sent));
+    const strangers = stored.filter((message) => !sent.has(message.content)).map((message) => message.content);
+    assert.deepEqual(strangers, [], 'nothing is stored that no client sent');
+  }
+
+  /** ms from the first failed attempt from `from` on to the first acknowledgment after it (the outage clients saw). */
+  #outageSeenMs(from: number): number {
+    const firstFailure = Math.min(
+      ...this.attemptsBetween(from)
+        .filter((attempt) => attempt.status !== 200)
+        .map((attempt) => attempt.sentAt),
+    );
+    const firstAckAfter = Math.min(
+      ...this.acked.filter((message) => message.sentAt > firstFailure).map((message) => message.ackedAt),
+    );
+    return Math.round(firstAckAfter - firstFailure);
+  }
+
+  async #waitForEveryClient(
+    what: string,
+    predicate: (client: LoadClient) => boolean,
+    timeoutMs: number,
+  ): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.waitUntil(what, predicate, timeoutMs)));
+  }
+
+  #whenStarted(): { readonly owner: TestUser; readonly guild: TestGuild } {
+    if (!this.#started) throw new Error('the guild under load was not started');
+    return this.#started;
+  }
+}
+
+/**
+ * Registers the hooks a fault suite ends with: the nodes' last log lines after a failed test; after the
+ * suite, the clients of `load` stopped, then `restore()` (what the suite broke that others rely on),
+ * then the cluster.
+ */
+export function cleanUpFaultSuite(
+  load: GuildUnderLoad,
+  cluster: () => TestCluster | undefined,
+  restore: () => Promise<void> = () => Promise.resolve(),
+): void {
+  afterEach(function () {
+    const started = cluster();
+    if (this.currentTest?.state === 'failed' && started) console.log(`node logs:\n${started.logTails(25)}`);
+  });
+  after(async function () {
+    this.timeout(240_000);
+    await Promise.allSettled(load.clients.map((client) => client.stop()));
+    await restore();
+    await cluster()?.after();
+  });
 }

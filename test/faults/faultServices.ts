@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -183,7 +184,7 @@ export async function healthOf(node: ClusterNode, timeoutMs = 5_000): Promise<He
 }
 
 /** Polls every node's /health until `accept` holds for all of them at once; resolves with those samples. */
-export function waitForHealth(
+function waitForHealth(
   nodes: readonly ClusterNode[],
   what: string,
   accept: (sample: HealthSample) => boolean,
@@ -200,10 +201,39 @@ export function waitForHealth(
   );
 }
 
+/** Polls until every node answers GET /health 200; resolves with those samples. */
+export function waitForHealthy(nodes: readonly ClusterNode[], timeoutMs: number): Promise<HealthSample[]> {
+  return waitForHealth(nodes, '200', (sample) => sample.status === 200, timeoutMs);
+}
+
+/** Polls until every node answers GET /health 503 with `check` (e.g. 'redis') not ok; resolves with those samples. */
+export function waitForUnhealthy(
+  nodes: readonly ClusterNode[],
+  check: string,
+  timeoutMs: number,
+): Promise<HealthSample[]> {
+  const accept = (sample: HealthSample): boolean => sample.status === 503 && sample.report?.checks[check] !== 'ok';
+  return waitForHealth(nodes, `503 naming ${check}`, accept, timeoutMs);
+}
+
 /** One sample for a message: `node2: 503 redis=unreachable cassandra=ok (12 ms)`. */
 export function describeHealth(sample: HealthSample): string {
   const checks = Object.entries(sample.report?.checks ?? {})
     .map(([name, check]) => `${name}=${check}`)
     .join(' ');
   return `${sample.node}: ${sample.status} ${sample.error ?? checks} (${sample.ms} ms)`;
+}
+
+/**
+ * Asserts that every node reported an outage while it lasted: GET /health answered (the `downHealth`
+ * samples) within `healthBoundMs`, and the node logged `event`.
+ */
+export function assertOutageReported(
+  downHealth: readonly HealthSample[],
+  healthBoundMs: number,
+  nodes: readonly ClusterNode[],
+  event: string,
+): void {
+  for (const sample of downHealth) assert.ok(sample.ms < healthBoundMs, `health answered in ${sample.ms} ms`);
+  for (const node of nodes) assert.ok(node.events(event).length > 0, `${node.name} logs ${event}`);
 }

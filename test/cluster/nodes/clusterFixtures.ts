@@ -26,7 +26,7 @@ export async function request(
   base: string,
   method: string,
   path: string,
-  { token, body, timeoutMs = 15_000 }: { token?: string; body?: unknown; timeoutMs?: number } = {},
+  { token, body, timeoutMs = 15_000 }: { token?: string; body?: unknown; timeoutMs?: number | undefined } = {},
 ): Promise<Outcome> {
   const headers: Record<string, string> = {};
   if (token !== undefined) headers.authorization = token;
@@ -72,10 +72,53 @@ export interface RetryOptions {
   readonly onFailure?: (outcome: Outcome, node: ClusterNode) => void;
 }
 
+/** One POST attempt: where it went, what came back and when, and the acknowledged message on a 200. */
+export interface PostAttempt {
+  readonly node: ClusterNode;
+  readonly outcome: Outcome;
+  /** performance.now() when it was sent, and when its answer (or network error) came. */
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly acked?: Acked;
+}
+
 /**
- * POST /channels/{id}/messages as a careful client does: with a `nonce` and `enforce_nonce`, retried
- * with the same nonce after a network error or a 5xx, on the next node, up to `attempts` times. Any
- * other status fails the test at once.
+ * Attempt `attempt` (from 0) of POST /channels/{id}/messages as a careful client sends it: with the
+ * post's `nonce` and `enforce_nonce`, to the next node in turn. A 200 comes back as `acked`, a network
+ * error or 5xx for the caller to retry with the same nonce; any other status fails the test at once.
+ */
+export async function attemptPost(
+  token: string,
+  channelId: string,
+  post: Pick<Acked, 'client' | 'nonce' | 'content'>,
+  attempt: number,
+  options: Pick<RetryOptions, 'nodes' | 'start'> & { readonly timeoutMs?: number },
+): Promise<PostAttempt> {
+  const { client, nonce, content } = post;
+  const nodes = options.nodes();
+  const node = nodes[((options.start ?? 0) + attempt) % nodes.length] as ClusterNode;
+  const sentAt = performance.now();
+  const outcome = await request(node.api, 'POST', `/channels/${channelId}/messages`, {
+    token,
+    body: { content, nonce, enforce_nonce: true },
+    timeoutMs: options.timeoutMs,
+  });
+  const answeredAt = performance.now();
+  if (outcome.status === 200) {
+    const message = JSON.parse(outcome.body) as MessageJson;
+    assert.equal(message.content, content, `the reply to nonce ${nonce} carries its content`);
+    const acked = { client, nonce, content, id: message.id, sentAt, ackedAt: answeredAt, attempts: attempt + 1 };
+    return { node, outcome, sentAt, answeredAt, acked };
+  }
+  if (!retryable(outcome)) {
+    throw new Error(`POST ${content} via ${node.name} answered ${outcome.status}: ${outcome.body}`);
+  }
+  return { node, outcome, sentAt, answeredAt };
+}
+
+/**
+ * POST /channels/{id}/messages as a careful client does (attemptPost), retried with the same nonce
+ * after a network error or a 5xx, on the next node, up to `attempts` times.
  */
 export async function postWithRetry(
   token: string,
@@ -88,21 +131,8 @@ export async function postWithRetry(
   const attempts = options.attempts ?? 60;
   const failures: string[] = [];
   for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const nodes = options.nodes();
-    const node = nodes[((options.start ?? 0) + attempt) % nodes.length] as ClusterNode;
-    const sentAt = performance.now();
-    const outcome = await request(node.api, 'POST', `/channels/${channelId}/messages`, {
-      token,
-      body: { content, nonce, enforce_nonce: true },
-    });
-    if (outcome.status === 200) {
-      const message = JSON.parse(outcome.body) as MessageJson;
-      assert.equal(message.content, content, `the reply to nonce ${nonce} carries its content`);
-      return { client, nonce, content, id: message.id, sentAt, ackedAt: performance.now(), attempts: attempt + 1 };
-    }
-    if (!retryable(outcome)) {
-      throw new Error(`POST ${content} via ${node.name} answered ${outcome.status}: ${outcome.body}`);
-    }
+    const { node, outcome, acked } = await attemptPost(token, channelId, { client, nonce, content }, attempt, options);
+    if (acked) return acked;
     options.onFailure?.(outcome, node);
     failures.push(`${node.name}: ${outcome.status} ${outcome.body.slice(0, 160)}`);
     await pause(options.backoffMs ?? 100);
@@ -117,40 +147,31 @@ export async function postWithRetry(
 export class Poster {
   readonly acked: Acked[] = [];
   readonly failures: Outcome[] = [];
-  #stopping = false;
+  /** Set by stop(); a subclass's post() may give up on a failing message once it is. */
+  protected stopping = false;
   #listeners = new Set<() => void>();
   done: Promise<void> = Promise.resolve();
 
   constructor(
     readonly name: string,
-    private readonly token: string,
-    private readonly channelId: string,
-    private readonly options: Omit<RetryOptions, 'onFailure'>,
+    protected readonly token: string,
+    protected readonly channelId: string,
+    protected readonly options: Omit<RetryOptions, 'onFailure'>,
   ) {}
 
   /** Starts posting; `done` settles when it stopped (or rejects with the first unretryable failure). */
   start(minimum = 1): void {
     this.done = (async () => {
-      for (let n = 1; !this.#stopping || this.acked.length < minimum; n += 1) {
-        const acked = await postWithRetry(
-          this.token,
-          this.channelId,
-          this.name,
-          `${this.name}-${n}`,
-          `${this.name} #${n}`,
-          {
-            ...this.options,
-            onFailure: (outcome) => this.failures.push(outcome),
-          },
-        );
-        this.acked.push(acked);
-        for (const listener of [...this.#listeners]) listener();
+      for (let n = 1; !this.stopping || this.acked.length < minimum; n += 1) {
+        const acked = await this.post(`${this.name}-${n}`, `${this.name} #${n}`);
+        if (acked) this.acked.push(acked);
+        this.notify();
       }
     })();
   }
 
-  /** Resolves once `predicate` holds for this poster (checked after every acknowledgment), or throws after `timeoutMs`. */
-  waitUntil(what: string, predicate: (poster: Poster) => boolean, timeoutMs: number): Promise<void> {
+  /** Resolves once `predicate` holds for this poster (checked after every notify()), or throws after `timeoutMs`. */
+  waitUntil(what: string, predicate: (poster: this) => boolean, timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
         if (!predicate(this)) return;
@@ -180,8 +201,21 @@ export class Poster {
 
   /** Asks the poster to stop after the message in flight (and `minimum` messages in all). */
   async stop(): Promise<void> {
-    this.#stopping = true;
+    this.stopping = true;
     await this.done;
+  }
+
+  /** Posts one message until it is acknowledged (postWithRetry); undefined where a subclass gives up on it. */
+  protected post(nonce: string, content: string): Promise<Acked | undefined> {
+    return postWithRetry(this.token, this.channelId, this.name, nonce, content, {
+      ...this.options,
+      onFailure: (outcome) => this.failures.push(outcome),
+    });
+  }
+
+  /** Checks the pending waitUntil predicates again. */
+  protected notify(): void {
+    for (const listener of [...this.#listeners]) listener();
   }
 }
 
