@@ -39,6 +39,36 @@ export function tableIdOf(keyspace: string, table: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** How long a starting node waits for a keyspace just created elsewhere to reach every Cassandra node. */
+const KEYSPACE_SPREAD_MS = 30_000;
+
+/**
+ * Switches the session to `keyspace`, which may have just been created through another coordinator:
+ * `USE` runs on every pooled connection, and a node that has not yet applied the new schema answers
+ * "Keyspace ... does not exist". So it waits for schema agreement and tries again, a bounded number
+ * of times, before failing the start.
+ */
+async function useKeyspace(session: CassandraSession, keyspace: string): Promise<void> {
+  const giveUpAt = Date.now() + KEYSPACE_SPREAD_MS;
+  for (;;) {
+    try {
+      await session.ddl(`USE ${keyspace}`);
+      return;
+    } catch (error) {
+      if (Date.now() >= giveUpAt || !/does not exist/i.test(causeText(error))) throw error;
+      await session.schemaAgreed(Math.max(0, giveUpAt - Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** The messages of an error and its causes, for matching a driver's answer. */
+function causeText(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error; current instanceof Error; current = current.cause) parts.push(current.message);
+  return parts.join(' | ');
+}
+
 /**
  * Creates the keyspace if missing, switches the session to it and applies the migrations it lacks.
  * Returns the versions this call applied (empty when the keyspace was up to date).
@@ -69,7 +99,7 @@ export async function migrateKeyspace(session: CassandraSession, options: Schema
     `CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ` +
       `{'class': 'SimpleStrategy', 'replication_factor': ${replicationFactor}}`,
   );
-  await session.ddl(`USE ${keyspace}`);
+  await useKeyspace(session, keyspace);
   for (const statement of BOOKKEEPING) await run(statement);
 
   const pending = async () => {

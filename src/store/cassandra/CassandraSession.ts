@@ -128,6 +128,22 @@ export class CassandraSession {
     await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   }
 
+  /**
+   * Waits until every live node reports the same schema version, polling up to `timeoutMs` (the
+   * driver waits on its own after each DDL, but gives up after 10 s; on a busy three-node cluster
+   * a node can lag longer). Resolves false when they still disagree.
+   */
+  async schemaAgreed(timeoutMs: number): Promise<boolean> {
+    const giveUpAt = Date.now() + timeoutMs;
+    for (;;) {
+      // Part of the driver's API (metadata.checkSchemaAgreement) but missing from its type definitions.
+      const metadata = this.client.metadata as unknown as { checkSchemaAgreement(): Promise<boolean> };
+      const agreed = await this.#call(() => metadata.checkSchemaAgreement());
+      if (agreed || Date.now() >= giveUpAt) return agreed;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   /** Shuts the client down; later calls reject with ServiceUnavailableError. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
