@@ -7,7 +7,6 @@ import type { Config } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
 import type { HealthReport } from '../http/EdgeDeps.js';
 import { createCassandraStores } from '../store/cassandra/createCassandraStores.js';
-import { allocateGeneratorId, sharedTokenSecret } from '../store/redis/clusterIdentity.js';
 import { connectRedis } from '../store/redis/connectRedis.js';
 import { RedisLeaseTable } from '../store/redis/RedisLeaseTable.js';
 import { RedisRateLimiter } from '../store/redis/RedisRateLimiter.js';
@@ -40,8 +39,8 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     subscriptions: new RedisSubscriptionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
     userSessions: new RedisUserSessionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
   };
-  const tokenSecret = await sharedTokenSecret(redis, backend.redis.keyPrefix, config.tokenSecret);
-  const generatorId = await allocateGeneratorId(redis, backend.redis.keyPrefix);
+  const tokenSecret = await stores.clusterSettings.tokenSecret(config.tokenSecret);
+  const generatorId = await stores.clusterSettings.allocateGeneratorId();
   const listener = await listenHttp(config.http);
   const grpc = await startNodeServer({
     host: backend.nodeHost === 'localhost' ? '127.0.0.1' : '0.0.0.0',

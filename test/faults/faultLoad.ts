@@ -144,6 +144,11 @@ export class GuildUnderLoad {
   }
 
   /** The guild's text channel, the one the clients post to. */
+  /** The guild owner's token (issued before any fault). */
+  get ownerToken(): string {
+    return this.#whenStarted().owner.token;
+  }
+
   get channelId(): string {
     return this.#whenStarted().guild.channelId;
   }

@@ -107,6 +107,16 @@ describe('faults: Redis lost under load and restarted empty (a private redis-ser
   it('keeps every acknowledged message readable, in acknowledged order, none duplicated', () => {
     load.assertStoredAsAcknowledged(stored);
   });
+
+  it('starts a node after Redis lost its data with the cluster’s token secret: tokens issued before work on it', async function () {
+    this.timeout(90_000);
+    const node = cluster?.nodes[1];
+    if (!cluster || !node) throw new Error('no cluster');
+    await node.restart(); // a new incarnation: it reads the token secret and takes a generator id anew
+    await cluster.waitForMembers(cluster.nodes, 30_000);
+    const response = await fetch(`${node.url}/api/v10/users/@me`, { headers: { authorization: load.ownerToken } });
+    assert.equal(response.status, 200, await response.text());
+  });
 });
 
 /** Keys of the private Redis matching `pattern`. */

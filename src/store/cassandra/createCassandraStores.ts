@@ -3,7 +3,9 @@ import cassandra from 'cassandra-driver';
 import type { Stores } from '../../../actors/runtime/ports/stores.js';
 import type { Logger } from '../../domain/Logger.js';
 import { CassandraApplicationStore } from './CassandraApplicationStore.js';
+import { CassandraBlobStore } from './CassandraBlobStore.js';
 import { CassandraChannelStore } from './CassandraChannelStore.js';
+import { CassandraClusterSettings } from './CassandraClusterSettings.js';
 import { CassandraGuildStore } from './CassandraGuildStore.js';
 import { logHostAvailability } from './cassandraHostLog.js';
 import { CassandraMessageStore } from './CassandraMessageStore.js';
@@ -43,7 +45,14 @@ const RECONNECT_MAX_MS = 2_000;
  * statement to a replica of its partition). Throws ServiceUnavailableError when no node can be reached or
  * the schema cannot be brought up to date; the client is shut down then.
  */
-export async function createCassandraStores(options: CassandraStoresOptions): Promise<Stores> {
+/** Every storage port, plus the settings the nodes of a cluster share. */
+export interface CassandraStores extends Stores {
+  readonly clusterSettings: CassandraClusterSettings;
+  /** Attachment bytes, shared by every node (DESIGN §1). */
+  readonly blobs: CassandraBlobStore;
+}
+
+export async function createCassandraStores(options: CassandraStoresOptions): Promise<CassandraStores> {
   const client = new cassandra.Client({
     contactPoints: [...options.contactPoints],
     localDataCenter: options.localDataCenter,
@@ -84,6 +93,8 @@ export async function createCassandraStores(options: CassandraStoresOptions): Pr
     guilds: new CassandraGuildStore(session, channels),
     channels,
     messages: new CassandraMessageStore(session),
+    clusterSettings: new CassandraClusterSettings(session),
+    blobs: new CassandraBlobStore(session),
     close,
   };
 }

@@ -28,6 +28,7 @@
  *   pins                      (channel_id, pin_seq DESC) → message_id, data   ≤ 250 pins per channel
  *   reactions                 ((channel_id, message_id), seq) → emoji, user_id, data   order of first add
  *   reaction_keys             ((channel_id, message_id), emoji, user_id) → seq         idempotent add
+ *   blobs                     (key, chunk) → data; static content_type, size    256 KiB chunks, ≤ 25 MiB a blob
  *
  * Messages follow Discord's 2017 design: bucket = the snowflake's timestamp (ms since the Discord epoch)
  * divided into 10-day windows, so a partition holds one channel's messages of ten days and stays well
@@ -139,6 +140,25 @@ export const MIGRATIONS: readonly Migration[] = [
         'reaction_keys',
         'channel_id text, message_id bigint, emoji text, user_id text, seq bigint, ' +
           'PRIMARY KEY ((channel_id, message_id), emoji, user_id)',
+      ),
+    ],
+  },
+  {
+    version: 2,
+    name: 'cluster settings',
+    // The token secret and the snowflake generator counter, durable across a loss of Redis (see
+    // CassandraClusterSettings).
+    statements: [table('cluster_settings', 'name text PRIMARY KEY, value text')],
+  },
+  {
+    version: 3,
+    name: 'blobs',
+    // Attachment bytes every node can serve, in 256 KiB chunks; size and type are written last and
+    // mark the blob complete (see CassandraBlobStore).
+    statements: [
+      table(
+        'blobs',
+        'key text, chunk int, data blob, content_type text static, size bigint static, PRIMARY KEY (key, chunk)',
       ),
     ],
   },

@@ -9,6 +9,7 @@ import { tableIdOf } from '../../../src/store/cassandra/CassandraSchema.js';
 import {
   createCassandraStores,
   type CassandraStoresOptions,
+  type CassandraStores,
 } from '../../../src/store/cassandra/createCassandraStores.js';
 import { MIGRATIONS } from '../../../src/store/cassandra/migrations.js';
 import { aMessage, aUser, nextId } from '../../contract/records.js';
@@ -84,7 +85,7 @@ describe('CassandraStores', function () {
       created.push(raced);
       const starters = await Promise.all([1, 2, 3].map(() => createCassandraStores(optionsFor(raced))));
       try {
-        const [first, second] = starters as [Stores, Stores, Stores];
+        const [first, second] = starters as [CassandraStores, CassandraStores, CassandraStores];
         const user = aUser();
         await first.users.create(user);
         assert.deepEqual(await second.users.findByEmail(user.email ?? ''), user);
@@ -103,6 +104,23 @@ describe('CassandraStores', function () {
         const lock = await client.execute(`SELECT owner FROM ${raced}.schema_lock`);
         assert.equal(lock.rowLength, 0);
       });
+    });
+
+    it('gives nodes starting at once one shared token secret and distinct snowflake generator ids', async function () {
+      this.timeout(SCHEMA_TIMEOUT_MS);
+      const starters = await Promise.all([1, 2, 3].map(() => createCassandraStores(optionsFor(keyspace))));
+      try {
+        const secrets = await Promise.all(starters.map((stores) => stores.clusterSettings.tokenSecret('')));
+        assert.equal(new Set(secrets).size, 1, 'one secret for the whole cluster');
+        assert.equal(await starters[0]?.clusterSettings.tokenSecret('configured'), 'configured');
+        const ids = await Promise.all(
+          starters.flatMap((stores) => [1, 2].map(() => stores.clusterSettings.allocateGeneratorId())),
+        );
+        assert.equal(new Set(ids).size, ids.length, `generator ids collide: ${ids.join(', ')}`);
+        for (const id of ids) assert.ok(Number.isInteger(id) && id >= 0 && id < 1024);
+      } finally {
+        await Promise.all(starters.map((stores) => stores.close()));
+      }
     });
 
     it('refuses a keyspace whose schema is newer than this build', async () => {
