@@ -17,6 +17,7 @@ import { can, requireCaller, requireGuildChannel, requirePermission } from './ch
 import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { parseMentions, resolveMentions } from './mentions.js';
+import { editedAttachments } from './messageAttachments.js';
 import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { isDeletableType } from './messageJson.js';
@@ -59,6 +60,9 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget): 
     throw new ForbiddenError('Cannot edit a message authored by another user', 50_005);
   }
   const body = JSON.parse(request.body || '{}') as MessageEditBody;
+  // Checked before the record changes: the edge deletes this request's uploads on a refusal.
+  const edited = editedAttachments(record.attachments, body.attachments);
+  if (edited.uploaded > 0) requirePermission(access, 'ATTACH_FILES');
   if (body.content !== undefined) {
     record.content = body.content;
     const mentions = resolveMentions(parseMentions(body.content), body.allowed_mentions, {
@@ -76,7 +80,8 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget): 
   }
   if (body.components !== undefined) record.components = body.components;
   if (body.flags !== undefined) record.flags = (record.flags & ~clientFlags(~0)) | clientFlags(body.flags);
-  if (isEmptyMessage(record.content, record.embeds, record.sticker_ids) && record.attachments.length === 0) {
+  record.attachments = edited.attachments;
+  if (isEmptyMessage(record.content, record.embeds, record.sticker_ids, record.attachments)) {
     throw new BadRequestError('Cannot send an empty message', 50_006);
   }
   record.edited_timestamp = new Date(scope.ctx.clock.now()).toISOString();
@@ -97,6 +102,8 @@ export async function deleteMessage(scope: ChannelScope, request: MessageTarget)
   if (record.author_id !== access.userId && (scope.channel.guild_id === null || !can(access, 'MANAGE_MESSAGES'))) {
     throw new MissingPermissionsError('MANAGE_MESSAGES');
   }
+  // Its attachments' bytes stay in the BlobStore (actors never touch bytes): their URLs keep working,
+  // as Discord's CDN links do for a while after a delete.
   await scope.messages.delete(scope.channel.id, [record.id]);
   if (record.pinned && scope.pinCount !== undefined) scope.pinCount -= 1;
   const data = withGuildId(scope.channel, { id: record.id, channel_id: scope.channel.id });

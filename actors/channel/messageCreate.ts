@@ -9,6 +9,7 @@ import type { ChannelScope } from './ChannelScope.js';
 import { jsonReply } from './ChannelScope.js';
 import { redispatch } from './dispatchOutbox.js';
 import { parseMentions, resolveMentions } from './mentions.js';
+import { createdAttachments } from './messageAttachments.js';
 import { MessageType, messageJson } from './messageJson.js';
 
 /** Message flags a client may set: SUPPRESS_EMBEDS (1<<2) and SUPPRESS_NOTIFICATIONS (1<<12). */
@@ -17,9 +18,14 @@ export const CLIENT_FLAGS = (1 << 2) | (1 << 12);
 /** A create body as the actor reads it (the schema allows extra fields such as enforce_nonce). */
 type CreateBody = MessageCreateBody & { enforce_nonce?: boolean };
 
-/** True when a message would show nothing (Discord 50006). */
-export function isEmptyMessage(content: string, embeds: readonly unknown[], stickerIds: readonly string[]): boolean {
-  return content.trim() === '' && embeds.length === 0 && stickerIds.length === 0;
+/** True when a message would show nothing (Discord 50006); attachments alone are enough. */
+export function isEmptyMessage(
+  content: string,
+  embeds: readonly unknown[],
+  stickerIds: readonly string[],
+  attachments: readonly unknown[],
+): boolean {
+  return content.trim() === '' && embeds.length === 0 && stickerIds.length === 0 && attachments.length === 0;
 }
 
 /** The message flags a body asks for, limited to those clients may set. */
@@ -40,6 +46,9 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
   if (!holdsMessages(channel.type)) throw new BadRequestError('Cannot send messages in a non-text channel', 50_008);
   requirePermission(access, 'SEND_MESSAGES');
   const body = JSON.parse(request.body) as CreateBody;
+  // The edge stored the files already; on this refusal it deletes them again.
+  const attachments = createdAttachments(body.attachments);
+  if (attachments.length > 0) requirePermission(access, 'ATTACH_FILES');
   const now = ctx.clock.now();
 
   const nonce = body.nonce === undefined ? null : String(body.nonce);
@@ -58,7 +67,8 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
   const content = body.content ?? '';
   const embeds: unknown[] = body.embeds ?? (body.embed ? [body.embed] : []);
   const stickerIds = body.sticker_ids ?? [];
-  if (isEmptyMessage(content, embeds, stickerIds)) throw new BadRequestError('Cannot send an empty message', 50_006);
+  if (isEmptyMessage(content, embeds, stickerIds, attachments))
+    throw new BadRequestError('Cannot send an empty message', 50_006);
 
   const reply = await replyTarget(scope, body);
   const mentions = resolveMentions(parseMentions(content), body.allowed_mentions, {
@@ -88,7 +98,7 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
     mention_ids: mentions.userIds,
     mention_role_ids: mentions.roleIds,
     embeds: embeds.map((embed) => ({ type: 'rich', ...(embed as object) })),
-    attachments: [],
+    attachments,
     components: body.components ?? [],
     sticker_ids: stickerIds,
     nonce,

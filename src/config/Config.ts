@@ -10,6 +10,8 @@ export interface HttpOptions {
   readonly publicUrl: string;
   /** Largest accepted request body. */
   readonly maxBodyBytes: number;
+  /** Largest total of the files one multipart request uploads (message attachments; Discord: 25 MiB). */
+  readonly maxUploadBytes: number;
   /** Requests per second one user (or IP) may make across all routes. */
   readonly globalRateLimitPerSecond: number;
   /** Messages one user may send per channel per window (Discord: 5 per 5 s). */

@@ -11,6 +11,7 @@ const OPTIONS = [
   ['PORT', 'http.port', 'integer', 3001],
   ['CHORUS_PUBLIC_URL', 'http.publicUrl', 'string', ''],
   ['CHORUS_MAX_BODY_BYTES', 'http.maxBodyBytes', 'integer', 1_048_576], // JSON bodies; Discord caps far below this
+  ['CHORUS_MAX_UPLOAD_BYTES', 'http.maxUploadBytes', 'integer', 26_214_400], // files of one request: Discord's 25 MiB
   ['CHORUS_GLOBAL_RATE_LIMIT', 'http.globalRateLimitPerSecond', 'integer', 50], // Discord's global bot limit
   ['CHORUS_MESSAGE_RATE_LIMIT', 'http.messageRateLimit', 'integer', 5], // Discord: 5 messages ...
   ['CHORUS_MESSAGE_RATE_WINDOW_MS', 'http.messageRateWindowMs', 'integer', 5_000], // ... per 5 s per channel
@@ -52,6 +53,7 @@ const schema = {
       properties: {
         port: { type: 'integer', minimum: 0, maximum: 65_535 },
         maxBodyBytes: { type: 'integer', minimum: 1024 },
+        maxUploadBytes: { type: 'integer', minimum: 1 },
       },
     },
     backend: { type: 'object', properties: { mode: { enum: ['embedded', 'cluster'] } } },

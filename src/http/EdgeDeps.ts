@@ -1,6 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { BlobStore } from '../domain/BlobStore.js';
 import type { HttpOptions, GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
 import type { SnowflakeGenerator } from '../domain/snowflake.js';
@@ -40,6 +41,10 @@ export interface EdgeDeps {
   readonly gateway: GatewayOptions;
   /** ws:// URL of the gateway, as GET /gateway returns it. */
   readonly gatewayUrl: string;
+  /** http(s):// base URL clients reach this node at (attachment URLs are built on it). */
+  readonly publicUrl: string;
+  /** Attachment bytes (files under the data dir, or Cassandra chunks every node shares). */
+  readonly blobs: BlobStore;
   readonly limiter: RateLimiter;
   /** Callers authenticated by User actors on other nodes, for a short while (see CallerCache). */
   readonly callers: CallerCache;

@@ -5,6 +5,7 @@ import { BadRequestError } from '../domain/errors.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { readBody } from './readBody.js';
 import { rateLimitMiddleware } from './rateLimitMiddleware.js';
+import { attachmentRoutes } from './routes/attachmentRoutes.js';
 import { ROUTE_MODULES } from './routes/index.js';
 
 /**
@@ -42,7 +43,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
     ctx.status = report.status === 'ok' ? 200 : 503;
     ctx.body = report;
   });
-  app.use(readBody(deps.http.maxBodyBytes));
+  app.use(readBody(deps.http.maxBodyBytes, deps.http.maxUploadBytes));
   app.use(rateLimitMiddleware(deps));
   app.use(async (ctx, next) => {
     const version = VERSIONED.exec(ctx.path)?.[1];
@@ -56,5 +57,9 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   const api = new Router<EdgeState>({ prefix: '/api' });
   for (const mount of ROUTE_MODULES) mount(api, deps);
   app.use(api.routes());
+  // Attachment files live at the root, where Discord's CDN paths put them.
+  const files = new Router<EdgeState>();
+  attachmentRoutes(files, deps);
+  app.use(files.routes());
   return app;
 }

@@ -21,16 +21,19 @@ async function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Pro
  * Reads and parses the JSON body, capped at `maxBytes`: larger → 413 (40005); malformed JSON → 400
  * (50109). The parsed value is `ctx.request.body`. A multipart body gives its `payload_json` part,
  * or, without one, its text fields as an object of strings (discord.js sends sticker uploads that
- * way); its file parts are `ctx.request.files` (bounded by the same cap).
+ * way); its file parts are `ctx.request.files`. A multipart body may be larger: `maxUploadBytes` of
+ * files on top of `maxBytes` (routes check the files' total against `maxUploadBytes` themselves, to
+ * answer with the same 413 however the parts are framed).
  */
-export function readBody(maxBytes: number): Middleware {
+export function readBody(maxBytes: number, maxUploadBytes = 0): Middleware {
   return async (ctx, next) => {
     if (METHODS_WITH_BODY.has(ctx.method)) {
-      const raw = await readCapped(ctx, maxBytes);
       const contentType = ctx.get('content-type');
+      const multipart = /^multipart\/form-data/i.test(contentType);
+      const raw = await readCapped(ctx, multipart ? maxBytes + maxUploadBytes : maxBytes);
       let text: string | undefined = raw.length > 0 ? raw.toString('utf8') : undefined;
       let body: unknown = undefined;
-      if (/^multipart\/form-data/i.test(contentType)) {
+      if (multipart) {
         const { fields, files } = parseMultipart(raw, contentType);
         text = fields.get('payload_json');
         if (text === undefined && fields.size > 0) body = Object.fromEntries(fields);

@@ -7,6 +7,7 @@ import { ActorSystem } from '../../cluster/ActorSystem.js';
 import { HashRing } from '../../cluster/ring/HashRing.js';
 import type { RemoteTransport } from '../../cluster/transport/RemoteTransport.js';
 import type { Config } from '../config/Config.js';
+import type { BlobStore } from '../domain/BlobStore.js';
 import { systemClock } from '../domain/Clock.js';
 import type { Logger } from '../domain/Logger.js';
 import { SnowflakeGenerator } from '../domain/snowflake.js';
@@ -22,6 +23,8 @@ import type { HttpListener } from './listenHttp.js';
 export interface NodeBackend {
   readonly nodeId: string;
   readonly stores: Stores;
+  /** Attachment bytes: every node of a cluster must see the same blobs. */
+  readonly blobs: BlobStore;
   /** Gateway sessions and guild subscriptions (they survive the loss of the node hosting them). */
   readonly sessionPorts: SessionPorts;
   readonly tokenSecret: string;
@@ -70,6 +73,8 @@ export function assembleNode(
     http: config.http,
     gateway: config.gateway,
     gatewayUrl: listener.gatewayUrl,
+    publicUrl: listener.url,
+    blobs: backend.blobs,
     limiter: backend.limiter,
     callers: new CallerCache(config.http.authCacheMs),
     log,

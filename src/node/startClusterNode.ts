@@ -87,6 +87,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     {
       nodeId,
       stores,
+      blobs: stores.blobs,
       sessionPorts,
       tokenSecret,
       generatorId,

@@ -7,6 +7,7 @@ import { InMemoryRateLimiter } from '../http/RateLimiter.js';
 import { InMemorySessionStore } from '../store/memory/InMemorySessionStore.js';
 import { InMemorySubscriptionStore } from '../store/memory/InMemorySubscriptionStore.js';
 import { InMemoryUserSessionStore } from '../store/memory/InMemoryUserSessionStore.js';
+import { FileBlobStore } from '../store/file/FileBlobStore.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
 import { listenHttp } from './listenHttp.js';
@@ -39,6 +40,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     {
       nodeId,
       stores,
+      blobs: new FileBlobStore(join(config.backend.dataDir, 'blobs')),
       // One process: sessions and subscriptions live as long as it does, across passivation.
       sessionPorts: {
         sessions: new InMemorySessionStore(),

@@ -22,7 +22,19 @@ const messageFields: Record<string, JsonSchema> = {
   ),
   payload_json: str(),
   file: obj({ filename: str() }, ['filename']),
-  attachments: arr(obj({ id: oneOfTypes(['string', 'integer']), filename: str() }, ['id', 'filename'])),
+  // The spec requires filename, but discord.js refers to files[N] by id alone ({id: "0", description}) and
+  // keeps attachments on edit by sending them back: only id is required, as on Discord.
+  attachments: arr(
+    obj(
+      {
+        id: oneOfTypes(['string', 'integer']),
+        filename: str({ maxLength: 1024 }),
+        description: str({ maxLength: 1024 }),
+      },
+      ['id'],
+    ),
+    { maxItems: 10 },
+  ),
   sticker_ids: arr(snowflake()),
   mobile_network_type: str(),
   components: arr(anyValue()),
@@ -43,7 +55,7 @@ export interface MessageEditBody {
   message_reference?: { message_id: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
   payload_json?: string;
   file?: { filename: string };
-  attachments?: { id: string | number; filename: string }[];
+  attachments?: { id: string | number; filename?: string; description?: string }[];
   sticker_ids?: string[];
   mobile_network_type?: string;
   components?: unknown[];

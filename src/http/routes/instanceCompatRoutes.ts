@@ -61,7 +61,7 @@ function instanceLimits(deps: EdgeDeps): Record<string, unknown> {
   return {
     user: { maxGuilds: 100, maxUsername: 32, maxFriends: 1000, maxBio: 1024 },
     guild: { maxRoles: 250, maxEmojis: 500, maxStickers: 60, maxMembers: 500_000, maxChannels: 500 },
-    message: { maxCharacters: 2000, maxReactions: 20, maxAttachmentSize: deps.http.maxBodyBytes, maxBulkDelete: 100 },
+    message: { maxCharacters: 2000, maxReactions: 20, maxAttachmentSize: deps.http.maxUploadBytes, maxBulkDelete: 100 },
     channel: { maxPins: 250, maxTopic: 1024 },
     rate: { enabled: true, global: { count: deps.http.globalRateLimitPerSecond, window: 1 } },
   };

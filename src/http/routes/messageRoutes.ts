@@ -1,7 +1,8 @@
 import type { Router } from '@koa/router';
+import { askWithUploads, editAttachments, storeUploads } from '../attachmentUploads.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { bodyFor, intQuery, snowflakeParam, snowflakeQuery } from '../routeKit.js';
-import { channelRoute } from './messageRouteKit.js';
+import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';
+import { askChannel, channelRoute } from './messageRouteKit.js';
 
 /**
  * Discord's replies may omit message_reference.channel_id (discord.js does): it defaults to the
@@ -30,16 +31,20 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       },
     })),
   );
-  router.post(
-    '/channels/:channel_id/messages',
-    channelRoute(deps, (ctx, caller) => {
-      defaultReferenceChannel(ctx, snowflakeParam(ctx, 'channel_id'));
-      return {
-        $case: 'createMessage',
-        createMessage: { caller, body: bodyFor(ctx, 'MessageCreateSchema'), authorJson: '' },
-      };
-    }),
-  );
+  // Create and edit store uploaded files first: the actor gets their metadata in `attachments`, which
+  // replaces the client's list (see actors/channel/messageAttachments.ts).
+  router.post('/channels/:channel_id/messages', async (ctx) => {
+    const caller = await requireCaller(ctx, deps);
+    const channelId = snowflakeParam(ctx, 'channel_id');
+    defaultReferenceChannel(ctx, channelId);
+    const body = validBody(ctx, 'MessageCreateSchema');
+    const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
+    const command = {
+      $case: 'createMessage' as const,
+      createMessage: { caller, body: JSON.stringify({ ...body, attachments: uploads.attachments }), authorJson: '' },
+    };
+    sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
+  });
   for (const path of ['/channels/:channel_id/messages/bulk-delete', '/channels/:channel_id/messages/bulk_delete']) {
     router.post(
       path,
@@ -56,13 +61,16 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       getMessage: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: '' },
     })),
   );
-  router.patch(
-    '/channels/:channel_id/messages/:message_id',
-    channelRoute(deps, (ctx, caller) => ({
-      $case: 'editMessage',
-      editMessage: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: bodyFor(ctx, 'MessageEditSchema') },
-    })),
-  );
+  router.patch('/channels/:channel_id/messages/:message_id', async (ctx) => {
+    const caller = await requireCaller(ctx, deps);
+    const channelId = snowflakeParam(ctx, 'channel_id');
+    const messageId = snowflakeParam(ctx, 'message_id');
+    const body = validBody(ctx, 'MessageEditSchema');
+    const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
+    const edited = JSON.stringify({ ...body, attachments: editAttachments(body.attachments, uploads) });
+    const command = { $case: 'editMessage' as const, editMessage: { caller, messageId, body: edited } };
+    sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
+  });
   router.delete(
     '/channels/:channel_id/messages/:message_id',
     channelRoute(deps, (ctx, caller) => ({

@@ -44,10 +44,11 @@ export class CassandraBlobStore implements BlobStore {
     const total = Number(size);
     const parts: Buffer[] = [];
     for (let from = 0; from < chunkCount(total); from += CHUNKS_AT_ONCE) {
-      const rows = await this.session.rows(
-        'SELECT chunk, data FROM blobs WHERE key = ? AND chunk >= ? AND chunk < ?',
-        [key, from, Math.min(from + CHUNKS_AT_ONCE, chunkCount(total))],
-      );
+      const rows = await this.session.rows('SELECT chunk, data FROM blobs WHERE key = ? AND chunk >= ? AND chunk < ?', [
+        key,
+        from,
+        Math.min(from + CHUNKS_AT_ONCE, chunkCount(total)),
+      ]);
       for (const row of rows) parts.push(row.get('data') as Buffer);
     }
     const data = Buffer.concat(parts);

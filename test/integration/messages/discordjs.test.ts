@@ -97,6 +97,25 @@ describe('messages through discord.js', function () {
     assert.deepEqual([...recent.keys()], [reply.id, message.id]);
   });
 
+  it('sends files with channel.send and sees them on messageCreate', async () => {
+    const channel = (await client.channels.fetch(channelId)) as TextChannel;
+    const created = nextMessage(client, (message) => message.attachments.size > 0);
+    const sent = await channel.send({
+      content: 'with a file',
+      files: [{ attachment: Buffer.from('bytes from discord.js'), name: 'a.txt', description: 'text' }],
+    });
+    const attachment = sent.attachments.first();
+    assert.equal(attachment?.name, 'a.txt');
+    assert.equal(attachment.description, 'text');
+    assert.equal(attachment.contentType, 'text/plain; charset=utf-8');
+    assert.equal(await (await fetch(attachment.url)).text(), 'bytes from discord.js');
+    const event = await created;
+    assert.equal(event.id, sent.id);
+    assert.equal(event.attachments.first()?.id, attachment.id);
+    const edited = await sent.edit({ content: 'file removed', attachments: [] });
+    assert.equal(edited.attachments.size, 0);
+  });
+
   it('bulk deletes recent messages', async () => {
     const channel = (await client.channels.fetch(channelId)) as TextChannel;
     const a = await channel.send('a');
