@@ -25,6 +25,7 @@ export async function clusterBench(durationMs: number, sessions: number): Promis
       CHORUS_MEMBER_HEARTBEAT_MS: '1000',
       CHORUS_MEMBER_TTL_MS: '3000',
       CHORUS_LEASE_TTL_MS: '3000',
+      CHORUS_SESSION_START_LIMIT: '1000000', // the fan-out opens its sessions in a burst, many per user
     },
   });
   try {

@@ -28,8 +28,10 @@ export interface GatewayOptions {
   readonly resumeWindowMs: number;
   /** Dispatches a session keeps for replay. */
   readonly resumeBufferSize: number;
-  /** Identifies per 5 s per user (max_concurrency). */
+  /** Identify buckets per user (max_concurrency): one Identify per bucket per `identifyWindowMs`. */
   readonly maxConcurrency: number;
+  /** Discord's 5 s Identify window; 0 turns the concurrency check off (test harnesses identify in bursts). */
+  readonly identifyWindowMs: number;
   /** Session starts per 24 h per user (session_start_limit.total). */
   readonly sessionStartLimit: number;
 }

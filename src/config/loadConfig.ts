@@ -20,6 +20,7 @@ const OPTIONS = [
   ['CHORUS_RESUME_WINDOW_MS', 'gateway.resumeWindowMs', 'integer', 180_000], // Discord keeps sessions "a few minutes"
   ['CHORUS_RESUME_BUFFER', 'gateway.resumeBufferSize', 'integer', 2_000],
   ['CHORUS_MAX_CONCURRENCY', 'gateway.maxConcurrency', 'integer', 16],
+  ['CHORUS_IDENTIFY_WINDOW_MS', 'gateway.identifyWindowMs', 'integer', 5_000], // 1 Identify per bucket per 5 s; 0: off
   ['CHORUS_SESSION_START_LIMIT', 'gateway.sessionStartLimit', 'integer', 1_000], // Discord's daily default
   ['CHORUS_MAILBOX_CAPACITY', 'actors.mailboxCapacity', 'integer', 10_000],
   ['CHORUS_IDLE_TIMEOUT_MS', 'actors.idleTimeoutMs', 'integer', 300_000],
@@ -54,6 +55,14 @@ const schema = {
         port: { type: 'integer', minimum: 0, maximum: 65_535 },
         maxBodyBytes: { type: 'integer', minimum: 1024 },
         maxUploadBytes: { type: 'integer', minimum: 1 },
+      },
+    },
+    gateway: {
+      type: 'object',
+      properties: {
+        maxConcurrency: { type: 'integer', minimum: 1 },
+        identifyWindowMs: { type: 'integer', minimum: 0 },
+        sessionStartLimit: { type: 'integer', minimum: 1 },
       },
     },
     backend: { type: 'object', properties: { mode: { enum: ['embedded', 'cluster'] } } },

@@ -23,6 +23,7 @@ import {
   SESSION_OPS,
 } from './gatewayProtocol.js';
 import { PayloadBudget } from './PayloadBudget.js';
+import type { SessionStarter } from './SessionStarter.js';
 import { ZlibStreamEncoder } from './ZlibStreamEncoder.js';
 
 /** What a connection needs from its server. */
@@ -30,6 +31,8 @@ export interface ConnectionDeps {
   readonly system: ActorSystem;
   readonly options: GatewayOptions;
   readonly log: Logger;
+  /** Authenticates, counts and hands over each Identify (Identify limits: SessionStarter). */
+  readonly starter: SessionStarter;
   /** Removes the connection from the socket table once its socket has closed. */
   readonly release: (socketId: string) => void;
 }
@@ -44,14 +47,6 @@ const ACK = [HEARTBEAT_ACK_FRAME] as const;
 const SESSION_ID = /^[0-9a-f]{32}$/;
 
 type Phase = 'connected' | 'identifying' | 'resuming' | 'ready';
-
-/** The gateway close code for an error from Identify: 4004 for a bad token, 4002 for a bad payload. */
-function identifyCloseCode(error: unknown): number {
-  const kind = toAppError(error).kind;
-  if (kind === 'unauthenticated') return CloseCode.AuthenticationFailed;
-  if (kind === 'invalid') return CloseCode.DecodeError;
-  return CloseCode.UnknownError;
-}
 
 function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
@@ -206,25 +201,20 @@ export class GatewayConnection {
     this.#sessionId = sessionId;
     this.#phase = 'identifying';
     this.#payloadCompress = fields.compress && !this.#encoder;
-    const { token, intents, shardId, shardCount, propertiesJson, presenceJson } = fields;
-    const identify = { token, intents, shardId, shardCount, propertiesJson, presenceJson, version: this.query.version };
-    const socket = { nodeId: this.deps.system.nodeId, socketId: this.socketId };
-    this.deps.system
-      .ask('session', sessionId, { command: { $case: 'identify', identify: { ...identify, socket } } })
-      .then(
-        () => {
+    const request = { sessionId, socketId: this.socketId, version: this.query.version, fields };
+    void this.deps.starter
+      .start(request, () => !this.#closing)
+      .then((outcome) => {
+        if (outcome === 'started') {
           if (this.#phase === 'identifying') this.#phase = 'ready';
-        },
-        (error: unknown) => {
-          this.#sessionId = undefined;
-          this.#phase = 'connected';
-          const code = identifyCloseCode(error);
-          if (code === CloseCode.UnknownError) {
-            this.deps.log.warn('gateway_identify_failed', { socket: this.socketId, err: toAppError(error).message });
-          }
-          this.close(code);
-        },
-      );
+          return;
+        }
+        this.#sessionId = undefined;
+        this.#phase = 'connected';
+        // Over a concurrency bucket or the daily budget: op 9 d:false, no session (gateway.md §7, §9).
+        if (outcome === 'refused') this.#send([invalidSessionFrame(false)]);
+        else this.close(outcome.closeCode);
+      });
   }
 
   #resume(d: unknown): void {

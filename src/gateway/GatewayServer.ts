@@ -5,9 +5,11 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
+import type { RateLimiter } from '../http/RateLimiter.js';
 import { parseConnectionQuery, type ConnectionQuery } from './connectionQuery.js';
 import { GatewayConnection, type ConnectionDeps } from './GatewayConnection.js';
 import { CLOSE_REASON, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
+import { SessionStarter } from './SessionStarter.js';
 
 /** Messages above this are cut by `ws` itself (1009); up to it we answer oversize payloads with 4002. */
 const MAX_MESSAGE_BYTES = 16 * MAX_PAYLOAD_BYTES;
@@ -34,8 +36,16 @@ export class GatewayServer {
     system: ActorSystem,
     options: GatewayOptions,
     log: Logger,
+    /** Identify limits: in memory (embedded) or Redis (cluster), the HTTP edge's limiter. */
+    limiter: RateLimiter,
   ) {
-    this.#deps = { system, options, log, release: (socketId) => this.#connections.delete(socketId) };
+    this.#deps = {
+      system,
+      options,
+      log,
+      starter: new SessionStarter({ system, options, limiter, log }),
+      release: (socketId) => this.#connections.delete(socketId),
+    };
     server.on('upgrade', this.#onUpgrade);
     system.bindEdge((socketId, frames, closeCode) => this.#connections.get(socketId)?.push(frames, closeCode));
     // One sweep for all sockets instead of a timer per socket; it runs 4 times per heartbeat interval.

@@ -21,6 +21,11 @@ export interface RateLimitWindow {
 export interface RateLimiter {
   /** One hit per window, in the order given. */
   hit(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]>;
+  /**
+   * Reads the windows without counting (e.g. GET /gateway/bot's remaining session starts): `allowed`
+   * says whether one more hit would pass; a window not open yet reports its full limit and length.
+   */
+  peek(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]>;
 }
 
 /** A rate limiter for one process: fixed windows kept in a map, swept as they expire. */
@@ -34,6 +39,23 @@ export class InMemoryRateLimiter implements RateLimiter {
     const now = this.now();
     if (now >= this.#nextSweep) this.#sweep(now);
     return Promise.resolve(windows.map((window) => this.#hitOne(window, now)));
+  }
+
+  peek(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]> {
+    const now = this.now();
+    return Promise.resolve(
+      windows.map(({ key, limit, windowMs }) => {
+        const window = this.#windows.get(key);
+        const open = window !== undefined && window.resetAt > now;
+        const count = open ? window.count : 0;
+        return {
+          allowed: count < limit,
+          limit,
+          remaining: Math.max(0, limit - count),
+          resetAfterMs: open ? window.resetAt - now : windowMs,
+        };
+      }),
+    );
   }
 
   #hitOne({ key, limit, windowMs }: RateLimitWindow, now: number): RateLimitHit {

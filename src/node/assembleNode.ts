@@ -92,6 +92,6 @@ export function assembleNode(
   listener.server.on('request', (request, response) => {
     void handle(request, response);
   });
-  const gateway = new GatewayServer(listener.server, system, config.gateway, log);
+  const gateway = new GatewayServer(listener.server, system, config.gateway, log, backend.limiter);
   return { system, host, gateway };
 }

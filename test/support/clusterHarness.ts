@@ -79,6 +79,7 @@ export class TestCluster {
       CHORUS_LOG_LEVEL: 'info', // node_started (the node's URL) is an info line; requests log nothing at info
       CHORUS_GLOBAL_RATE_LIMIT: '100000',
       CHORUS_MESSAGE_RATE_LIMIT: '100000',
+      CHORUS_IDENTIFY_WINDOW_MS: '0', // tests identify one user many times a second
       ...CLUSTER_TIMING,
       ...options.env,
     });

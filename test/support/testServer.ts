@@ -26,6 +26,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
       CHORUS_PASSWORD_COST: '1024',
       CHORUS_GLOBAL_RATE_LIMIT: '100000',
       CHORUS_MESSAGE_RATE_LIMIT: '100000',
+      CHORUS_IDENTIFY_WINDOW_MS: '0', // tests identify one user many times a second; limits tests set it back
       ...overrides,
     },
   );

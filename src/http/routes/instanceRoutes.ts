@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import { Right } from '../../domain/rights.js';
+import { SESSION_START_WINDOW_MS, sessionStartWindow } from '../../gateway/sessionStartLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { requireCaller, requireRight, sendObject } from '../routeKit.js';
 
@@ -9,14 +10,16 @@ export function instanceRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
     sendObject(ctx, { url: deps.gatewayUrl });
   });
   router.get('/gateway/bot', async (ctx: EdgeContext) => {
-    await requireCaller(ctx, deps);
+    const caller = await requireCaller(ctx, deps);
+    // Read, not counted: the gateway counts each Identify it admits in the same window (SessionStarter).
+    const [budget] = await deps.limiter.peek([sessionStartWindow(caller.userId, deps.gateway)]);
     sendObject(ctx, {
       url: deps.gatewayUrl,
       shards: 1,
       session_start_limit: {
         total: deps.gateway.sessionStartLimit,
-        remaining: deps.gateway.sessionStartLimit,
-        reset_after: 86_400_000,
+        remaining: budget?.remaining ?? deps.gateway.sessionStartLimit,
+        reset_after: budget?.resetAfterMs ?? SESSION_START_WINDOW_MS,
         max_concurrency: deps.gateway.maxConcurrency,
       },
     });

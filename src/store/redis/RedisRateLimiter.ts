@@ -30,6 +30,17 @@ end
 return out`,
 );
 
+// The same windows read without counting: {count1, ttl1, ...}, ttl -2 for a window not open.
+const PEEK = new RedisScript(
+  'chorusRateLimitPeek',
+  `local out = {}
+for i, key in ipairs(KEYS) do
+  out[#out + 1] = tonumber(redis.call('GET', key) or '0')
+  out[#out + 1] = redis.call('PTTL', key)
+end
+return out`,
+);
+
 /**
  * Rate-limit windows shared by every node of a cluster (a user's budget does not multiply with the
  * node count). When Redis cannot answer, the request is allowed: limits protect the service, and a
@@ -43,10 +54,9 @@ export class RedisRateLimiter {
 
   async hit(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]> {
     try {
-      const keys = windows.map((window) => `${this.keyPrefix}rl:${window.key}`);
       const flat = (await HIT.run(
         this.redis,
-        keys,
+        this.#keys(windows),
         windows.map((window) => window.windowMs),
       )) as number[];
       return windows.map(({ limit }, i) => {
@@ -59,7 +69,35 @@ export class RedisRateLimiter {
         };
       });
     } catch {
-      return windows.map(({ limit, windowMs }) => ({ allowed: true, limit, remaining: limit, resetAfterMs: windowMs }));
+      return unlimited(windows);
     }
   }
+
+  /** Reads the windows without counting; `allowed` says whether one more hit would pass. */
+  async peek(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]> {
+    try {
+      const flat = (await PEEK.run(this.redis, this.#keys(windows), [])) as number[];
+      return windows.map(({ limit, windowMs }, i) => {
+        const ttl = flat[2 * i + 1] ?? -2;
+        const count = ttl === -2 ? 0 : (flat[2 * i] ?? 0); // -2: no such key (never opened, or expired)
+        return {
+          allowed: count < limit,
+          limit,
+          remaining: Math.max(0, limit - count),
+          resetAfterMs: ttl > 0 ? ttl : windowMs,
+        };
+      });
+    } catch {
+      return unlimited(windows);
+    }
+  }
+
+  #keys(windows: readonly RateLimitWindow[]): string[] {
+    return windows.map((window) => `${this.keyPrefix}rl:${window.key}`);
+  }
+}
+
+/** Redis did not answer: every window reads as unused (see the class comment). */
+function unlimited(windows: readonly RateLimitWindow[]): RateLimitHit[] {
+  return windows.map(({ limit, windowMs }) => ({ allowed: true, limit, remaining: limit, resetAfterMs: windowMs }));
 }

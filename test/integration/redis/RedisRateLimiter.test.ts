@@ -30,4 +30,21 @@ describe('RedisRateLimiter', () => {
     assert.equal(first?.allowed, true);
     assert.equal(second?.allowed, false);
   });
+
+  it('reads windows without counting, as every node sees them', async () => {
+    const window = { key: 'gw:starts:peek', limit: 2, windowMs: 60_000 };
+    const reader = new RedisRateLimiter(redis(), prefix);
+    assert.deepEqual(await reader.peek([window]), [{ allowed: true, limit: 2, remaining: 2, resetAfterMs: 60_000 }]);
+    await new RedisRateLimiter(redis(), prefix).hit([window]);
+    for (let read = 0; read < 2; read += 1) {
+      const [peeked] = await reader.peek([window]);
+      assert.equal(peeked?.allowed, true);
+      assert.equal(peeked?.remaining, 1);
+      assert.ok(peeked !== undefined && peeked.resetAfterMs > 0 && peeked.resetAfterMs <= 60_000);
+    }
+    await reader.hit([window]);
+    const [spent] = await reader.peek([window]);
+    assert.equal(spent?.allowed, false);
+    assert.equal(spent?.remaining, 0);
+  });
 });

@@ -6,6 +6,8 @@ import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { createLogger } from '../../../src/domain/Logger.js';
 import { GatewayConnection } from '../../../src/gateway/GatewayConnection.js';
+import { SessionStarter } from '../../../src/gateway/SessionStarter.js';
+import { InMemoryRateLimiter, type RateLimiter } from '../../../src/http/RateLimiter.js';
 
 /** The parts of a `ws` socket a connection uses, recording what it is asked to do. */
 class FakeSocket extends EventEmitter {
@@ -41,7 +43,7 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-/** An ActorSystem whose Session actors answer `identify` as scripted; tells are recorded. */
+/** An ActorSystem whose User actors accept every token and whose Session actors answer as scripted; tells are recorded. */
 function fakeSystem(identify: () => Promise<unknown> = () => Promise.resolve({})): {
   system: ActorSystem;
   told: SessionCommand[];
@@ -49,7 +51,10 @@ function fakeSystem(identify: () => Promise<unknown> = () => Promise.resolve({})
   const told: SessionCommand[] = [];
   const system = {
     nodeId: 'node@1',
-    ask: () => identify(),
+    ask: (kind: string) =>
+      kind === 'user'
+        ? Promise.resolve({ reply: { $case: 'authenticated', authenticated: { caller: { userId: '42' } } } })
+        : identify(),
     tell: (_kind: string, _key: string, command: SessionCommand) => told.push(command),
   } as unknown as ActorSystem;
   return { system, told };
@@ -60,14 +65,22 @@ const OPTIONS = {
   resumeWindowMs: 1_000,
   resumeBufferSize: 10,
   maxConcurrency: 1,
+  identifyWindowMs: 5_000,
   sessionStartLimit: 10,
 };
-const IDENTIFY = { op: 2, d: { token: 'a.b.c', properties: { os: 'x' } } };
+/** A token of user 42 (its first part is the user id, base64url). */
+const TOKEN = `${Buffer.from('42').toString('base64url')}.b.c`;
+const IDENTIFY = { op: 2, d: { token: TOKEN, properties: { os: 'x' } } };
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function connect(system: ActorSystem): { socket: FakeSocket; connection: GatewayConnection } {
+function connect(
+  system: ActorSystem,
+  limiter: RateLimiter = new InMemoryRateLimiter(),
+): { socket: FakeSocket; connection: GatewayConnection } {
   const socket = new FakeSocket();
-  const deps = { system, options: OPTIONS, log: createLogger('silent'), release: () => undefined };
+  const log = createLogger('silent');
+  const starter = new SessionStarter({ system, options: OPTIONS, limiter, log });
+  const deps = { system, options: OPTIONS, log, starter, release: () => undefined };
   const connection = new GatewayConnection(
     socket as unknown as WebSocket,
     'sock1',
@@ -143,6 +156,26 @@ describe('GatewayConnection', () => {
     assert.equal(socket.closedWith, 4004);
     await settle();
     assert.equal(detachOf(told), undefined);
+  });
+
+  it('answers a second Identify of the user in the same bucket and window with op 9 d:false, starting nothing', async () => {
+    const limiter = new InMemoryRateLimiter();
+    let identifies = 0;
+    const { system } = fakeSystem(() => {
+      identifies += 1;
+      return Promise.resolve({});
+    });
+    connect(system, limiter).socket.receive(IDENTIFY);
+    await settle();
+    const { socket } = connect(system, limiter);
+    socket.receive(IDENTIFY);
+    await settle();
+    assert.equal(identifies, 1);
+    assert.deepEqual(
+      socket.sent.slice(1).map((frame) => JSON.parse(frame) as unknown),
+      [{ op: 9, d: false, s: null, t: null }],
+    );
+    assert.equal(socket.closedWith, undefined);
   });
 
   it('forwards session ops with their d as JSON', async () => {

@@ -28,4 +28,20 @@ describe('InMemoryRateLimiter', () => {
     assert.equal(hit?.allowed, true);
     assert.equal(hit?.remaining, 0);
   });
+
+  it('reads windows without counting: a window not open yet reports its full limit and length', async () => {
+    let now = 0;
+    const limiter = new InMemoryRateLimiter(() => now);
+    const window = { key: 'gw:starts:1', limit: 2, windowMs: 1_000 };
+    assert.deepEqual(await limiter.peek([window]), [{ allowed: true, limit: 2, remaining: 2, resetAfterMs: 1_000 }]);
+    await limiter.hit([window]);
+    now = 300;
+    const peeked = { allowed: true, limit: 2, remaining: 1, resetAfterMs: 700 };
+    assert.deepEqual(await limiter.peek([window]), [peeked]);
+    assert.deepEqual(await limiter.peek([window]), [peeked]);
+    await limiter.hit([window]);
+    assert.deepEqual(await limiter.peek([window]), [{ allowed: false, limit: 2, remaining: 0, resetAfterMs: 700 }]);
+    now = 1_000;
+    assert.deepEqual(await limiter.peek([window]), [{ allowed: true, limit: 2, remaining: 2, resetAfterMs: 1_000 }]);
+  });
 });
