@@ -24,8 +24,7 @@ export interface StickerRecord {
 /** Chorus treats every guild as fully boosted: Discord's top limits (250 static + 250 animated emojis, 60 stickers). */
 export const MAX_EMOJIS_PER_KIND = 250;
 export const MAX_STICKERS = 60;
-/** Largest emoji image and sticker file Discord accepts. */
-export const MAX_EMOJI_BYTES = 256 * 1024;
+/** Largest sticker file Discord accepts. */
 export const MAX_STICKER_BYTES = 512 * 1024;
 
 /** Discord sticker type for guild stickers (1 would be a standard sticker of a pack). */

@@ -1,6 +1,5 @@
-import type { ExpressionTarget, GuildBodyRequest, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
+import type { CreateEmoji, ExpressionTarget, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
-import { dataUriBytes, uploadKind } from '../../src/domain/imageKind.js';
 import type { EmojiCreateBody, EmojiModifyBody } from '../../src/schemas/guild.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
@@ -14,20 +13,11 @@ import {
   saveGuildField,
   seesCreators,
 } from './expressionAccess.js';
-import {
-  MAX_EMOJIS_PER_KIND,
-  MAX_EMOJI_BYTES,
-  emojiJson,
-  emojisOf,
-  guildEmojisJson,
-  type EmojiRecord,
-} from './expressionRecords.js';
+import { MAX_EMOJIS_PER_KIND, emojiJson, emojisOf, guildEmojisJson, type EmojiRecord } from './expressionRecords.js';
 import { requireMember } from './guildPermissions.js';
 
 /** Emoji names: 2..32 letters, digits or underscores (Discord's rule). */
 const EMOJI_NAME = /^[A-Za-z0-9_]{2,32}$/;
-/** Image kinds Discord accepts for emojis. */
-const EMOJI_KINDS: ReadonlySet<string> = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'avif']);
 
 function checkedName(name: string): string {
   if (!EMOJI_NAME.test(name)) {
@@ -76,34 +66,21 @@ export function getEmoji(rt: GuildRuntime, target: ExpressionTarget): GuildReply
 }
 
 /**
- * create_emoji (MANAGE_GUILD_EXPRESSIONS or CREATE_GUILD_EXPRESSIONS): EmojiCreateSchema, the image a
- * data URI of at most 256 KiB whose bytes are an image (a GIF makes it animated). Only the emoji
- * record is kept: Chorus has no media store, so the image itself is not served.
+ * create_emoji (MANAGE_GUILD_EXPRESSIONS or CREATE_GUILD_EXPRESSIONS): EmojiCreateSchema without its
+ * image, which the edge checked (emojiImage) and stored under the emoji id it chose; only the record is kept here.
  */
-export async function createEmoji(rt: GuildRuntime, request: GuildBodyRequest): Promise<GuildReply> {
+export async function createEmoji(rt: GuildRuntime, command: CreateEmoji): Promise<GuildReply> {
   const state = rt.state;
-  const actorId = callerId(request.caller);
+  const actorId = callerId(command.caller);
   requireCreateExpressions(state, actorId);
-  const body = parseBody<EmojiCreateBody>(request.body);
-  const bytes = dataUriBytes(body.image);
-  const kind = bytes && bytes.length > 0 ? uploadKind(bytes) : undefined;
-  if (!bytes || kind === undefined || !EMOJI_KINDS.has(kind)) {
-    throw ValidationError.field('image', 'IMAGE_INVALID', 'Invalid image data');
-  }
-  if (bytes.length > MAX_EMOJI_BYTES) {
-    throw ValidationError.field(
-      'image',
-      'BINARY_TYPE_MAX_SIZE',
-      `File cannot be larger than ${MAX_EMOJI_BYTES} bytes.`,
-    );
-  }
+  const body = parseBody<Omit<EmojiCreateBody, 'image'>>(command.body);
   const emojis = emojisOf(state.guild);
-  const animated = kind === 'gif';
+  const animated = command.animated;
   if (emojis.filter((e) => e.animated === animated).length >= MAX_EMOJIS_PER_KIND) {
     throw new BadRequestError(`Maximum number of emojis reached (${MAX_EMOJIS_PER_KIND})`, 30_008);
   }
   const emoji: EmojiRecord = {
-    id: rt.ctx.ids.next(),
+    id: command.emojiId,
     name: checkedName(body.name ?? `emoji_${emojis.length + 1}`),
     roles: checkRoleIds(state, body.roles ?? []),
     require_colons: body.require_colons ?? true,

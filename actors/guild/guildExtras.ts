@@ -5,7 +5,7 @@ import { Right, hasRight } from '../../src/domain/rights.js';
 import type { MemberChangeProfileBody } from '../../src/schemas/guild.js';
 import type { VoiceStateUpdateBody } from '../../src/schemas/realtime.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
-import { imageHash } from '../user/userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import { guildEmojisJson, guildStickersJson } from './expressionRecords.js';

@@ -4,7 +4,7 @@ import { parsePermissions } from '../../src/domain/permissions.js';
 import type { ChannelModifyBody } from '../../src/schemas/channel.js';
 import type { GuildTemplateCreateBody } from '../../src/schemas/guild.js';
 import type { ChannelRecord, GuildRecord, RoleRecord } from '../runtime/ports/records.js';
-import { imageHash } from '../user/userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';

@@ -3,7 +3,7 @@ import { ConflictError, MissingPermissionsError, ValidationError } from '../../s
 import { DEFAULT_EVERYONE_PERMISSIONS, Permission } from '../../src/domain/permissions.js';
 import type { GuildCreateBody, GuildUpdateBody } from '../../src/schemas/guild.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
-import { imageHash } from '../user/userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';

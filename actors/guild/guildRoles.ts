@@ -8,7 +8,7 @@ import {
 import { Permission, parsePermissions } from '../../src/domain/permissions.js';
 import type { RoleModifyBody, RolePositionUpdateBody } from '../../src/schemas/guild.js';
 import type { RoleRecord } from '../runtime/ports/records.js';
-import { imageHash } from '../user/userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';

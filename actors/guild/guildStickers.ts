@@ -79,7 +79,7 @@ export function getSticker(rt: GuildRuntime, target: ExpressionTarget): GuildRep
 
 /**
  * create_sticker (MANAGE_GUILD_EXPRESSIONS or CREATE_GUILD_EXPRESSIONS): ModifyGuildStickerSchema plus
- * the uploaded file's format, which the edge read from its bytes. Only the record is kept (no media store).
+ * the uploaded file's format, which the edge read from its bytes and stored under `stickerId` (the actor keeps the record).
  */
 export async function createSticker(rt: GuildRuntime, command: CreateSticker): Promise<GuildReply> {
   const state = rt.state;
@@ -94,7 +94,7 @@ export async function createSticker(rt: GuildRuntime, command: CreateSticker): P
     throw new BadRequestError(`Maximum number of stickers reached (${MAX_STICKERS})`, 30_039);
   }
   const sticker: StickerRecord = {
-    id: rt.ctx.ids.next(),
+    id: command.stickerId,
     name: body.name,
     tags: body.tags,
     description: body.description ?? null,

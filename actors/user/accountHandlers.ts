@@ -11,7 +11,8 @@ import { tokenDigest, verifyToken } from '../../src/domain/tokens.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import { isEmailConflict, writeWithFreeTag } from './accountRecords.js';
 import { checkUsername } from './usernames.js';
-import { imageHash, privateUser, publicUser, userProfile } from './userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
+import { privateUser, publicUser, userProfile } from './userJson.js';
 import {
   callerOf,
   emptyReply,

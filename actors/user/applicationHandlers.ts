@@ -4,7 +4,8 @@ import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js'
 import { createWithFreeTag, newUserRecord, writeWithFreeTag } from './accountRecords.js';
 import { applicationJson, checkApplicationName, modifiedApplication, newApplication } from './applicationJson.js';
 import { botUsername, checkUsername } from './usernames.js';
-import { imageHash, privateUser, publicUser } from './userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
+import { privateUser, publicUser } from './userJson.js';
 import { callerOf, issueToken, jsonReply, nextRecord, parseBody, requireSelf, type UserTurn } from './userTurn.js';
 
 const unknownApplication = (): UnknownEntityError => new UnknownEntityError('application');

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { ApplicationModifyBody } from '../../src/schemas/application.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js';
-import { imageHash, publicUser } from './userJson.js';
+import { imageHash } from '../../src/domain/imageHash.js';
+import { publicUser } from './userJson.js';
 
 /** Fields of ApplicationModifySchema kept in `extra` (they have no column of their own). */
 const EXTRA_FIELDS = [

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import type { UserRecord } from '../runtime/ports/records.js';
-import { ValidationError } from '../../src/domain/errors.js';
 
 /** Discord's public user object (GET /users/{id}, member.user, DM recipients, OAuth2 and application owners). */
 export function publicUser(user: UserRecord): Record<string, unknown> {
@@ -52,23 +50,4 @@ export function userProfile(user: UserRecord): Record<string, unknown> {
 /** The public fields whose change other users see (USER_UPDATE to guilds, member.user). */
 export function publicFieldsChanged(before: UserRecord, after: UserRecord): boolean {
   return JSON.stringify(publicUser(before)) !== JSON.stringify(publicUser(after));
-}
-
-const DATA_URI = /^data:image\/(png|jpe?g|gif|webp);base64,([A-Za-z0-9+/=\s]+)$/;
-const HASH = /^(a_)?[0-9a-f]{32}$/;
-
-/**
- * The stored hash for an image field (avatar, banner, icon): a data URI becomes the MD5 of its
- * bytes (`a_` prefix when animated), an existing hash is kept, null clears; anything else is a 50035
- * on `field`. The image bytes themselves are not kept here: there is no blob port yet.
- */
-export function imageHash(field: string, value: string | null): string | null {
-  if (value === null || value === '') return null;
-  if (HASH.test(value)) return value;
-  const match = DATA_URI.exec(value);
-  if (!match) throw ValidationError.field(field, 'IMAGE_INVALID', 'Invalid image data');
-  const digest = createHash('md5')
-    .update(Buffer.from(match[2] ?? '', 'base64'))
-    .digest('hex');
-  return match[1] === 'gif' ? `a_${digest}` : digest;
 }

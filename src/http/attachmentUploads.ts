@@ -1,8 +1,9 @@
 import type { ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
 import { MAX_ATTACHMENTS, type AttachmentJson } from '../domain/attachment.js';
-import { AppError, PayloadTooLargeError, ValidationError } from '../domain/errors.js';
+import { PayloadTooLargeError, ValidationError } from '../domain/errors.js';
 import { imageSize } from '../domain/imageSize.js';
 import { attachmentContentType, safeFilename } from './attachmentFiles.js';
+import { discardBlobs, isRefusal } from './blobResponses.js';
 import type { EdgeContext, EdgeDeps } from './EdgeDeps.js';
 import { requestFiles, type UploadedFile } from './multipart.js';
 
@@ -78,14 +79,11 @@ export async function storeUploads(
   try {
     await Promise.all(uploads.map((u) => deps.blobs.put(u.key, u.data, u.attachment.content_type)));
   } catch (thrown) {
-    await discard(deps, stored.keys);
+    await discardBlobs(deps, stored.keys);
     throw thrown;
   }
   return stored;
 }
-
-/** Refusals that prove the actor stored nothing (a timeout or an outage proves nothing: the blobs stay). */
-const REFUSED_KINDS = new Set(['invalid', 'forbidden', 'not_found', 'rate_limited']);
 
 /**
  * Asks the Channel actor with this request's uploads in place, then makes the blobs match the outcome:
@@ -102,11 +100,11 @@ export async function askWithUploads(
   try {
     reply = await ask();
   } catch (thrown) {
-    if (thrown instanceof AppError && REFUSED_KINDS.has(thrown.kind)) await discard(deps, uploads.keys);
+    if (isRefusal(thrown)) await discardBlobs(deps, uploads.keys);
     throw thrown;
   }
   const shown = new Set(attachmentIdsOf(reply));
-  await discard(
+  await discardBlobs(
     deps,
     uploads.keys.filter((_, index) => !shown.has(uploads.attachments[index]?.id ?? '')),
   );
@@ -132,12 +130,4 @@ function attachmentIdsOf(reply: ChannelReply): string[] {
   if (outcome?.$case !== 'json') return [];
   const message = JSON.parse(outcome.json.json) as { attachments?: { id?: unknown }[] };
   return (message.attachments ?? []).map((attachment) => String(attachment.id));
-}
-
-/** Deletes blobs, best effort: a failure only leaves an unreferenced blob, so it is logged, not thrown. */
-async function discard(deps: EdgeDeps, keys: readonly string[]): Promise<void> {
-  const results = await Promise.allSettled(keys.map((key) => deps.blobs.delete(key)));
-  for (const result of results) {
-    if (result.status === 'rejected') deps.log.warn('attachment_blob_not_deleted', { err: result.reason });
-  }
 }

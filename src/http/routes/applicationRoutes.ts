@@ -4,7 +4,8 @@ import { ForbiddenError, UnknownEntityError, ValidationError } from '../../domai
 import { Right } from '../../domain/rights.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam } from '../routeKit.js';
+import { askWithImages, storeImages } from '../imageUploads.js';
+import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askUser, nestedId, replyJson, selfRoute } from './userRouteKit.js';
 
 /** The `client_id` query of the OAuth2 routes: a snowflake; 50035 naming it otherwise. */
@@ -33,6 +34,19 @@ async function botOf(deps: EdgeDeps, caller: Caller, applicationId: string): Pro
   return botId;
 }
 
+/** The id of the calling bot's own application (its icon is stored under that id); 404 10002 when none. */
+async function applicationIdOf(deps: EdgeDeps, caller: Caller): Promise<string> {
+  const app = replyJson(
+    await askUser(deps, caller.userId, {
+      $case: 'getApplication',
+      getApplication: { caller, applicationId: '', body: '' },
+    }),
+  );
+  const id = app?.['id'];
+  if (typeof id !== 'string') throw new UnknownEntityError('application');
+  return id;
+}
+
 /** Applications, their bots, and the OAuth2 bot-authorization flow. */
 export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get(
@@ -58,13 +72,6 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
       })),
     );
   }
-  router.patch(
-    '/applications/@me',
-    selfRoute(deps, (ctx, caller) => ({
-      $case: 'updateApplication',
-      updateApplication: { caller, applicationId: '', body: bodyFor(ctx, 'ApplicationModifySchema') },
-    })),
-  );
   router.get(
     '/applications/:id',
     selfRoute(deps, (ctx, caller) => ({
@@ -72,17 +79,25 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
       getApplication: { caller, applicationId: snowflakeParam(ctx, 'id'), body: '' },
     })),
   );
-  router.patch(
-    '/applications/:id',
-    selfRoute(deps, (ctx, caller) => ({
-      $case: 'updateApplication',
-      updateApplication: {
-        caller,
-        applicationId: snowflakeParam(ctx, 'id'),
-        body: bodyFor(ctx, 'ApplicationModifySchema'),
-      },
-    })),
-  );
+  // "@me" (the calling bot's application) is mounted first, so "{id}" does not take it.
+  for (const path of ['/applications/@me', '/applications/:id']) {
+    router.patch(path, async (ctx: EdgeContext) => {
+      const caller = await requireCaller(ctx, deps);
+      const applicationId = ctx.params['id'] === undefined ? '' : snowflakeParam(ctx, 'id');
+      const form = validBody(ctx, 'ApplicationModifySchema');
+      // Only a new icon needs the id "@me" stands for (the extra ask is skipped otherwise).
+      const newIcon = typeof form.icon === 'string' && form.icon.startsWith('data:');
+      const ownerId = applicationId || (newIcon ? await applicationIdOf(deps, caller) : '');
+      const images = await storeImages(deps, form, ownerId, { icon: 'app-icons' });
+      const reply = await askWithImages(deps, images.created, () =>
+        askUser(deps, caller.userId, {
+          $case: 'updateApplication',
+          updateApplication: { caller, applicationId, body: images.body },
+        }),
+      );
+      sendReply(ctx, reply);
+    });
+  }
   router.post('/applications/:id/bot', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
     if (caller.bot) throw new ForbiddenError('Bots cannot use this endpoint', 20_001);
@@ -104,9 +119,13 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
   router.patch('/applications/:id/bot', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
     const applicationId = snowflakeParam(ctx, 'id');
-    const body = bodyFor(ctx, 'BotModifySchema');
+    const form = validBody(ctx, 'BotModifySchema');
     const botId = await botOf(deps, caller, applicationId);
-    sendReply(ctx, await askUser(deps, botId, { $case: 'updateBot', updateBot: { caller, applicationId, body } }));
+    const images = await storeImages(deps, form, botId, { avatar: 'avatars' });
+    const reply = await askWithImages(deps, images.created, () =>
+      askUser(deps, botId, { $case: 'updateBot', updateBot: { caller, applicationId, body: images.body } }),
+    );
+    sendReply(ctx, reply);
   });
   oauthRoutes(router, deps);
 }

@@ -1,10 +1,12 @@
 import type { Router } from '@koa/router';
 import { stickerIndexKey } from '../../domain/codeIndex.js';
 import { UnknownEntityError, ValidationError } from '../../domain/errors.js';
-import { uploadKind, type UploadKind } from '../../domain/imageKind.js';
+import { emojiImage, uploadKind, type UploadKind } from '../../domain/imageKind.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { discardBlobs } from '../blobResponses.js';
+import { askWithImages, expressionKey, storeExpressionImage } from '../imageUploads.js';
 import { requestFiles, type UploadedFile } from '../multipart.js';
-import { bodyFor, requireCaller, sendReply, snowflakeParam } from '../routeKit.js';
+import { bodyFor, requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild, guildRoute } from './guildRouteKit.js';
 
 /** Largest sticker file Discord accepts (512 KiB). */
@@ -35,6 +37,25 @@ function stickerFormat(file: UploadedFile): number {
   return (kind && STICKER_FORMATS[kind]) ?? 0;
 }
 
+/** DELETE of an emoji or sticker: once the Guild actor has removed it, its image goes too. */
+function deleteExpressionRoute(deps: EdgeDeps, folder: 'emojis' | 'stickers', param: string) {
+  return async (ctx: EdgeContext): Promise<void> => {
+    const caller = await requireCaller(ctx, deps);
+    const guildId = snowflakeParam(ctx, 'guild_id');
+    const id = snowflakeParam(ctx, param);
+    const command = { caller, id, body: '', publicView: false };
+    const reply = await askGuild(
+      deps,
+      guildId,
+      folder === 'emojis'
+        ? { $case: 'deleteEmoji', deleteEmoji: command }
+        : { $case: 'deleteSticker', deleteSticker: command },
+    );
+    await discardBlobs(deps, [expressionKey(folder, id)]);
+    sendReply(ctx, reply);
+  };
+}
+
 /** Emojis: list, get, create (image as a data URI), modify, delete. */
 function emojiRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   const target = (ctx: EdgeContext) => snowflakeParam(ctx, 'emoji_id');
@@ -45,14 +66,18 @@ function emojiRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       listEmojis: { caller, targetId: '', withCounts: false },
     })),
   );
-  router.post(
-    '/guilds/:guild_id/emojis',
-    guildRoute(
-      deps,
-      (ctx, caller) => ({ $case: 'createEmoji', createEmoji: { caller, body: bodyFor(ctx, 'EmojiCreateSchema') } }),
-      201,
-    ),
-  );
+  router.post('/guilds/:guild_id/emojis', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const guildId = snowflakeParam(ctx, 'guild_id');
+    const { image, ...rest } = validBody(ctx, 'EmojiCreateSchema');
+    const { data, animated } = emojiImage(image);
+    const stored = await storeExpressionImage(deps, 'emojis', data);
+    const body = JSON.stringify(rest);
+    const reply = await askWithImages(deps, [stored.key], () =>
+      askGuild(deps, guildId, { $case: 'createEmoji', createEmoji: { caller, body, emojiId: stored.id, animated } }),
+    );
+    sendReply(ctx, reply, 201);
+  });
   router.get(
     '/guilds/:guild_id/emojis/:emoji_id',
     guildRoute(deps, (ctx, caller) => ({
@@ -67,13 +92,7 @@ function emojiRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       updateEmoji: { caller, id: target(ctx), body: bodyFor(ctx, 'EmojiModifySchema'), publicView: false },
     })),
   );
-  router.delete(
-    '/guilds/:guild_id/emojis/:emoji_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'deleteEmoji',
-      deleteEmoji: { caller, id: target(ctx), body: '', publicView: false },
-    })),
-  );
+  router.delete('/guilds/:guild_id/emojis/:emoji_id', deleteExpressionRoute(deps, 'emojis', 'emoji_id'));
 }
 
 /** Stickers of a guild (create is multipart: the file plus name/tags/description fields), and GET /stickers/{id}. */
@@ -86,18 +105,22 @@ function stickerRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       listStickers: { caller, targetId: '', withCounts: false },
     })),
   );
-  router.post(
-    '/guilds/:guild_id/stickers',
-    guildRoute(
-      deps,
-      (ctx, caller) => {
-        const body = bodyFor(ctx, 'ModifyGuildStickerSchema');
-        const formatType = stickerFormat(stickerFile(ctx));
-        return { $case: 'createSticker', createSticker: { caller, body, formatType } };
-      },
-      201,
-    ),
-  );
+  router.post('/guilds/:guild_id/stickers', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const guildId = snowflakeParam(ctx, 'guild_id');
+    const body = bodyFor(ctx, 'ModifyGuildStickerSchema');
+    const file = stickerFile(ctx);
+    const formatType = stickerFormat(file);
+    // An unusable format is refused by the actor (400), which also deletes the stored file again.
+    const stored = await storeExpressionImage(deps, 'stickers', file.data);
+    const reply = await askWithImages(deps, [stored.key], () =>
+      askGuild(deps, guildId, {
+        $case: 'createSticker',
+        createSticker: { caller, body, formatType, stickerId: stored.id },
+      }),
+    );
+    sendReply(ctx, reply, 201);
+  });
   router.get(
     '/guilds/:guild_id/stickers/:sticker_id',
     guildRoute(deps, (ctx, caller) => ({
@@ -112,13 +135,7 @@ function stickerRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       updateSticker: { caller, id: target(ctx), body: bodyFor(ctx, 'ModifyGuildStickerSchema'), publicView: false },
     })),
   );
-  router.delete(
-    '/guilds/:guild_id/stickers/:sticker_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'deleteSticker',
-      deleteSticker: { caller, id: target(ctx), body: '', publicView: false },
-    })),
-  );
+  router.delete('/guilds/:guild_id/stickers/:sticker_id', deleteExpressionRoute(deps, 'stickers', 'sticker_id'));
   // Any signed-in user may look a guild sticker up by id (the sticker → guild index is in storage).
   router.get('/stickers/:sticker_id', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);

@@ -1,7 +1,8 @@
 import type { Router } from '@koa/router';
-import type { EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { bodyFor, snowflakeParam } from '../routeKit.js';
-import { guildRoute } from './guildRouteKit.js';
+import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { askWithImages, storeImages } from '../imageUploads.js';
+import { bodyFor, requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
+import { askGuild, guildRoute } from './guildRouteKit.js';
 
 /** Guild roles: list, create, reorder, get, modify, delete. */
 export function roleRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
@@ -33,13 +34,18 @@ export function roleRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       listRoles: { caller, targetId: snowflakeParam(ctx, 'role_id'), withCounts: false },
     })),
   );
-  router.patch(
-    '/guilds/:guild_id/roles/:role_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateRole',
-      updateRole: { caller, roleId: snowflakeParam(ctx, 'role_id'), body: bodyFor(ctx, 'RoleModifySchema') },
-    })),
-  );
+  // A role's icon is served at /role-icons/{role_id}/{hash}.png. A role created with an icon keeps only
+  // the hash: its id is the actor's, so the edge cannot store the bytes under it beforehand.
+  router.patch('/guilds/:guild_id/roles/:role_id', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const guildId = snowflakeParam(ctx, 'guild_id');
+    const roleId = snowflakeParam(ctx, 'role_id');
+    const images = await storeImages(deps, validBody(ctx, 'RoleModifySchema'), roleId, { icon: 'role-icons' });
+    const reply = await askWithImages(deps, images.created, () =>
+      askGuild(deps, guildId, { $case: 'updateRole', updateRole: { caller, roleId, body: images.body } }),
+    );
+    sendReply(ctx, reply);
+  });
   router.delete(
     '/guilds/:guild_id/roles/:role_id',
     guildRoute(deps, (ctx, caller) => ({

@@ -4,7 +4,8 @@ import { templateIndexKey } from '../../domain/codeIndex.js';
 import { UnknownEntityError } from '../../domain/errors.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { bodyFor, requireCaller, requireRight, sendJson, sendReply } from '../routeKit.js';
+import { askWithImages, storeImages } from '../imageUploads.js';
+import { bodyFor, requireCaller, requireRight, sendJson, sendReply, validBody } from '../routeKit.js';
 import { askGuild, guildRoute, publicUserJson, replyText } from './guildRouteKit.js';
 
 /** Template codes as Chorus issues them (12 base62 characters; a little slack for imported ones). */
@@ -43,14 +44,18 @@ export function templateRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
     const caller = await requireCaller(ctx, deps);
     requireRight(caller, Right.CREATE_GUILDS, 'CREATE_GUILDS');
     const code = codeParam(ctx);
-    const body = bodyFor(ctx, 'GuildTemplateCreateSchema');
+    const form = validBody(ctx, 'GuildTemplateCreateSchema');
     const template = await templateByCode(deps, caller, code);
     const ownerUserJson = await publicUserJson(deps, caller, caller.userId);
     const guildId = deps.ids.next();
-    const reply = await askGuild(deps, guildId, {
-      $case: 'createFromTemplate',
-      createFromTemplate: { caller, templateJson: template.json, body, ownerUserJson },
-    });
+    // The new guild's icon comes as `avatar` in this body.
+    const images = await storeImages(deps, form, guildId, { avatar: 'icons' });
+    const reply = await askWithImages(deps, images.created, () =>
+      askGuild(deps, guildId, {
+        $case: 'createFromTemplate',
+        createFromTemplate: { caller, templateJson: template.json, body: images.body, ownerUserJson },
+      }),
+    );
     try {
       await askGuild(deps, template.guildId, { $case: 'templateUsed', templateUsed: { caller, code, body: '' } });
     } catch (error) {

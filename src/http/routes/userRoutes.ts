@@ -2,8 +2,12 @@ import type { Router } from '@koa/router';
 import { ActorKind } from '../../../actors/runtime/ActorKind.js';
 import { BadRequestError, MissingAccessError, ValidationError } from '../../domain/errors.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery } from '../routeKit.js';
+import { askWithImages, storeImages, type ImageFields } from '../imageUploads.js';
+import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';
 import { askUser, boolQuery, selfRoute } from './userRouteKit.js';
+
+/** A user's images, served at /avatars/{user_id}/{hash}.png and /banners/{user_id}/{hash}.png. */
+const USER_IMAGES: ImageFields = { avatar: 'avatars', banner: 'banners' };
 
 /** `{id}` of /users/{id}/...: a snowflake, or "@me" for the caller. */
 async function userParam(ctx: EdgeContext, deps: EdgeDeps): Promise<string> {
@@ -17,13 +21,14 @@ export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     '/users/@me',
     selfRoute(deps, (_ctx, caller) => ({ $case: 'getMe', getMe: { caller } })),
   );
-  router.patch(
-    '/users/@me',
-    selfRoute(deps, (ctx, caller) => ({
-      $case: 'updateMe',
-      updateMe: { caller, body: bodyFor(ctx, 'UserModifySchema') },
-    })),
-  );
+  router.patch('/users/@me', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const images = await storeImages(deps, validBody(ctx, 'UserModifySchema'), caller.userId, USER_IMAGES);
+    const reply = await askWithImages(deps, images.created, () =>
+      askUser(deps, caller.userId, { $case: 'updateMe', updateMe: { caller, body: images.body } }),
+    );
+    sendReply(ctx, reply);
+  });
   router.get(
     '/users/@me/settings',
     selfRoute(deps, (_ctx, caller) => ({ $case: 'getSettings', getSettings: { caller } })),
@@ -156,8 +161,11 @@ function profileRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.patch('/users/:id/profile', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
     if ((await userParam(ctx, deps)) !== caller.userId) throw new MissingAccessError();
-    const body = bodyFor(ctx, 'UserProfileModifySchema');
-    sendReply(ctx, await askUser(deps, caller.userId, { $case: 'updateProfile', updateProfile: { caller, body } }));
+    const images = await storeImages(deps, validBody(ctx, 'UserProfileModifySchema'), caller.userId, USER_IMAGES);
+    const reply = await askWithImages(deps, images.created, () =>
+      askUser(deps, caller.userId, { $case: 'updateProfile', updateProfile: { caller, body: images.body } }),
+    );
+    sendReply(ctx, reply);
   });
   router.get('/users/:id/relationships', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ChannelType, Client, Events, GatewayIntentBits } from 'discord.js';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
+import { solidPng } from '../../../src/http/solidPng.js';
 import { call, type ApiApplication, type ApiChannel } from './httpClient.js';
 
 describe('accounts and applications through discord.js', function () {
@@ -23,7 +24,8 @@ describe('accounts and applications through discord.js', function () {
     });
     client = new Client({
       intents: [GatewayIntentBits.Guilds, GatewayIntentBits.DirectMessages],
-      rest: { api: `${server.node.url}/api` },
+      // Chorus serves Discord's CDN paths itself, so image URLs discord.js builds point at it too.
+      rest: { api: `${server.node.url}/api`, cdn: server.node.url },
     });
     const ready = new Promise<void>((resolve) => {
       client.once(Events.ClientReady, () => {
@@ -62,5 +64,16 @@ describe('accounts and applications through discord.js', function () {
   it('renames the bot through PATCH /users/@me', async () => {
     const renamed = await client.user?.setUsername('Djs Renamed');
     assert.equal(renamed?.username, 'Djs Renamed');
+  });
+
+  it('sets the bot avatar, served at the URL displayAvatarURL() builds', async () => {
+    const png = solidPng(8, 8, { r: 200, g: 10, b: 10 });
+    const me = await client.user?.setAvatar(png);
+    const url = me?.displayAvatarURL({ size: 128 });
+    assert.ok(url !== undefined && url.startsWith(`${server.node.url}/avatars/${me?.id}/${me?.avatar}.`), url);
+    const response = await fetch(url);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/png');
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), png);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { pageOfGuildIds } from '../../../actors/user/guildListing.js';
-import { imageHash } from '../../../actors/user/userJson.js';
+import { imageHash } from '../../../src/domain/imageHash.js';
 import { botUsername, checkUsername } from '../../../actors/user/usernames.js';
 import { intentAllows, UserSessions } from '../../../actors/user/userSessions.js';
 import {

@@ -74,7 +74,7 @@ export interface GuildCommand {
     /** Emojis and stickers (kept in the guild record as bounded lists). target_id = the emoji or sticker. */
     | { $case: 'listEmojis'; listEmojis: GuildRequest }
     | { $case: 'getEmoji'; getEmoji: ExpressionTarget }
-    | { $case: 'createEmoji'; createEmoji: GuildBodyRequest }
+    | { $case: 'createEmoji'; createEmoji: CreateEmoji }
     | { $case: 'updateEmoji'; updateEmoji: ExpressionTarget }
     | { $case: 'deleteEmoji'; deleteEmoji: ExpressionTarget }
     | { $case: 'listStickers'; listStickers: GuildRequest } //
@@ -282,6 +282,18 @@ export interface CreateSticker {
   body: string;
   /** Discord sticker format: 1 PNG, 2 APNG, 3 LOTTIE, 4 GIF. */
   formatType: number;
+  /** The id the edge stored the file under (stickers/<id>) before asking: the actor never sees the bytes. */
+  stickerId: string;
+}
+
+/** Fields 1 and 2 match GuildBodyRequest, which create_emoji carried before. */
+export interface CreateEmoji {
+  caller?: Caller | undefined;
+  /** EmojiCreateSchema body without `image`: the edge checked and stored it (emojis/<emoji_id>). */
+  body: string;
+  emojiId: string;
+  /** The image is a GIF. */
+  animated: boolean;
 }
 
 export interface TemplateTarget {
@@ -470,7 +482,7 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         ExpressionTarget.encode(message.command.getEmoji, writer.uint32(418).fork()).join();
         break;
       case 'createEmoji':
-        GuildBodyRequest.encode(message.command.createEmoji, writer.uint32(426).fork()).join();
+        CreateEmoji.encode(message.command.createEmoji, writer.uint32(426).fork()).join();
         break;
       case 'updateEmoji':
         ExpressionTarget.encode(message.command.updateEmoji, writer.uint32(434).fork()).join();
@@ -1000,7 +1012,7 @@ export const GuildCommand: MessageFns<GuildCommand> = {
               break;
             }
 
-            message.command = { $case: 'createEmoji', createEmoji: GuildBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'createEmoji', createEmoji: CreateEmoji.decode(reader, reader.uint32()) };
             continue;
           }
           case 54: {
@@ -2059,7 +2071,7 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                     $case:
                                                                                                                                                                                                                       'createEmoji',
                                                                                                                                                                                                                     createEmoji:
-                                                                                                                                                                                                                      GuildBodyRequest.fromJSON(
+                                                                                                                                                                                                                      CreateEmoji.fromJSON(
                                                                                                                                                                                                                         object.createEmoji,
                                                                                                                                                                                                                       ),
                                                                                                                                                                                                                   }
@@ -2070,7 +2082,7 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                       $case:
                                                                                                                                                                                                                         'createEmoji',
                                                                                                                                                                                                                       createEmoji:
-                                                                                                                                                                                                                        GuildBodyRequest.fromJSON(
+                                                                                                                                                                                                                        CreateEmoji.fromJSON(
                                                                                                                                                                                                                           object.create_emoji,
                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                     }
@@ -2625,7 +2637,7 @@ export const GuildCommand: MessageFns<GuildCommand> = {
     } else if (message.command?.$case === 'getEmoji') {
       obj.getEmoji = ExpressionTarget.toJSON(message.command.getEmoji);
     } else if (message.command?.$case === 'createEmoji') {
-      obj.createEmoji = GuildBodyRequest.toJSON(message.command.createEmoji);
+      obj.createEmoji = CreateEmoji.toJSON(message.command.createEmoji);
     } else if (message.command?.$case === 'updateEmoji') {
       obj.updateEmoji = ExpressionTarget.toJSON(message.command.updateEmoji);
     } else if (message.command?.$case === 'deleteEmoji') {
@@ -3071,10 +3083,7 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       }
       case 'createEmoji': {
         if (object.command?.createEmoji !== undefined && object.command?.createEmoji !== null) {
-          message.command = {
-            $case: 'createEmoji',
-            createEmoji: GuildBodyRequest.fromPartial(object.command.createEmoji),
-          };
+          message.command = { $case: 'createEmoji', createEmoji: CreateEmoji.fromPartial(object.command.createEmoji) };
         }
         break;
       }
@@ -5786,7 +5795,7 @@ export const ExpressionTarget: MessageFns<ExpressionTarget> = {
 };
 
 function createBaseCreateSticker(): CreateSticker {
-  return { caller: undefined, body: '', formatType: 0 };
+  return { caller: undefined, body: '', formatType: 0, stickerId: '' };
 }
 
 export const CreateSticker: MessageFns<CreateSticker> = {
@@ -5799,6 +5808,9 @@ export const CreateSticker: MessageFns<CreateSticker> = {
     }
     if (message.formatType !== 0) {
       writer.uint32(24).uint32(message.formatType);
+    }
+    if (message.stickerId !== '') {
+      writer.uint32(34).string(message.stickerId);
     }
     return writer;
   },
@@ -5840,6 +5852,14 @@ export const CreateSticker: MessageFns<CreateSticker> = {
             message.formatType = reader.uint32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stickerId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5861,6 +5881,11 @@ export const CreateSticker: MessageFns<CreateSticker> = {
         : isSet(object.format_type)
           ? globalThis.Number(object.format_type)
           : 0,
+      stickerId: isSet(object.stickerId)
+        ? globalThis.String(object.stickerId)
+        : isSet(object.sticker_id)
+          ? globalThis.String(object.sticker_id)
+          : '',
     };
   },
 
@@ -5875,6 +5900,9 @@ export const CreateSticker: MessageFns<CreateSticker> = {
     if (message.formatType !== 0) {
       obj.formatType = Math.round(message.formatType);
     }
+    if (message.stickerId !== '') {
+      obj.stickerId = message.stickerId;
+    }
     return obj;
   },
 
@@ -5887,6 +5915,129 @@ export const CreateSticker: MessageFns<CreateSticker> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.body = object.body ?? '';
     message.formatType = object.formatType ?? 0;
+    message.stickerId = object.stickerId ?? '';
+    return message;
+  },
+};
+
+function createBaseCreateEmoji(): CreateEmoji {
+  return { caller: undefined, body: '', emojiId: '', animated: false };
+}
+
+export const CreateEmoji: MessageFns<CreateEmoji> = {
+  encode(message: CreateEmoji, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    if (message.emojiId !== '') {
+      writer.uint32(26).string(message.emojiId);
+    }
+    if (message.animated !== false) {
+      writer.uint32(32).bool(message.animated);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateEmoji {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateEmoji();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.emojiId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.animated = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateEmoji {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      emojiId: isSet(object.emojiId)
+        ? globalThis.String(object.emojiId)
+        : isSet(object.emoji_id)
+          ? globalThis.String(object.emoji_id)
+          : '',
+      animated: isSet(object.animated) ? globalThis.Boolean(object.animated) : false,
+    };
+  },
+
+  toJSON(message: CreateEmoji): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.emojiId !== '') {
+      obj.emojiId = message.emojiId;
+    }
+    if (message.animated !== false) {
+      obj.animated = message.animated;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateEmoji>): CreateEmoji {
+    return CreateEmoji.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateEmoji>): CreateEmoji {
+    const message = createBaseCreateEmoji();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    message.emojiId = object.emojiId ?? '';
+    message.animated = object.animated ?? false;
     return message;
   },
 };
