@@ -50,8 +50,8 @@ export class SessionStarter {
   async start(request: SessionStartRequest, isOpen: () => boolean): Promise<SessionStartOutcome> {
     const { system, log } = this.deps;
     try {
-      const userId = await this.#authenticate(request.fields.token);
-      if (!isOpen() || !(await this.#admit(userId, request))) return 'refused';
+      const caller = await this.#authenticate(request.fields.token);
+      if (!isOpen() || (caller.bot && !(await this.#admit(caller.userId, request)))) return 'refused';
       // Checked again right before the ask: a close after it sends its detach behind this Identify.
       if (!isOpen()) return 'refused';
       const { token, intents, shardId, shardCount, propertiesJson, presenceJson } = request.fields;
@@ -70,7 +70,7 @@ export class SessionStarter {
     }
   }
 
-  async #authenticate(token: string): Promise<string> {
+  async #authenticate(token: string): Promise<{ readonly userId: string; readonly bot: boolean }> {
     const userId = tokenUserId(token);
     if (userId === undefined) throw new UnauthorizedError('Authentication failed.');
     let reply;
@@ -84,11 +84,13 @@ export class SessionStarter {
       throw error;
     }
     if (reply.reply?.$case !== 'authenticated' || !reply.reply.authenticated.caller) throw new UnauthorizedError();
-    return reply.reply.authenticated.caller.userId;
+    const { caller } = reply.reply.authenticated;
+    return { userId: caller.userId, bot: caller.bot };
   }
 
   /**
-   * Counts the Identify: its concurrency bucket first (a refusal there creates no session, so it
+   * Counts a bot's Identify (Discord documents both limits for bots, in GET /gateway/bot; a person's
+   * clients, such as several tabs or devices connecting at once, are not throttled): its concurrency bucket first (a refusal there creates no session, so it
    * does not touch the daily budget), then the budget. An Identify admitted here whose Session actor
    * then fails (rare: a store or node outage) has still used a start; a fixed window cannot take it back.
    */

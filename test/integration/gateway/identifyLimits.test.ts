@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import { GatewayClient, type GatewayFrame } from '../../support/GatewayClient.js';
-import { api, registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
+import { api, registerUser, startTestServer, type TestServer } from '../../support/testServer.js';
+import { createBot } from './gatewayFixtures.js';
 
 interface SessionStartLimit {
   total: number;
@@ -12,7 +13,7 @@ interface SessionStartLimit {
 
 const DAY_MS = 86_400_000;
 
-async function sessionStartLimit(server: TestServer, user: TestUser): Promise<SessionStartLimit> {
+async function sessionStartLimit(server: TestServer, user: { token: string }): Promise<SessionStartLimit> {
   const body = await api<{ url: string; shards: number; session_start_limit: SessionStartLimit }>(
     server.api,
     'GET',
@@ -22,6 +23,12 @@ async function sessionStartLimit(server: TestServer, user: TestUser): Promise<Se
   assert.equal(body.url, server.gatewayUrl);
   assert.equal(body.shards, 1);
   return body.session_start_limit;
+}
+
+/** A bot of a fresh owner: the limits count bots' Identifies (GET /gateway/bot is a bot endpoint). */
+async function botNamed(server: TestServer, name: string): Promise<{ token: string }> {
+  const owner = await registerUser(server.api, `${name}-owner`);
+  return createBot(server.api, owner.token, name);
 }
 
 /** Opens a socket, identifies and resolves with the gateway's answer: READY, or op 9 (the socket stays open). */
@@ -66,7 +73,7 @@ describe('gateway Identify limits', () => {
   }
 
   it('refuses a second Identify on the same concurrency bucket within 5 s with op 9 d:false, and takes another bucket', async () => {
-    const user = await registerUser(server.api, 'sharded');
+    const user = await botNamed(server, 'sharded');
     assert.equal((await identify(user.token, { shard: [0, 2] })).t, 'READY');
     const again = await identify(user.token, { shard: [0, 2] });
     assert.deepEqual({ op: again.op, d: again.d }, { op: 9, d: false });
@@ -75,13 +82,13 @@ describe('gateway Identify limits', () => {
   });
 
   it('keeps the buckets per user', async () => {
-    const [first, second] = [await registerUser(server.api, 'one'), await registerUser(server.api, 'two')];
+    const [first, second] = [await botNamed(server, 'one'), await botNamed(server, 'two')];
     assert.equal((await identify(first.token)).t, 'READY');
     assert.equal((await identify(second.token)).t, 'READY');
   });
 
   it('does not limit Resume, nor count it as a session start', async () => {
-    const user = await registerUser(server.api, 'resumer');
+    const user = await botNamed(server, 'resumer');
     const { client, answer } = await identifyAnswer(server, user.token);
     assert.equal(answer.t, 'READY');
     const sessionId = String((answer.d as Record<string, unknown>)['session_id']);
@@ -97,7 +104,7 @@ describe('gateway Identify limits', () => {
   });
 
   it('reports the real session-start budget in GET /gateway/bot: one less per Identify, reset within 24 h', async () => {
-    const user = await registerUser(server.api, 'counted');
+    const user = await botNamed(server, 'counted');
     const fresh = await sessionStartLimit(server, user);
     assert.deepEqual(fresh, { total: 1000, remaining: 1000, reset_after: DAY_MS, max_concurrency: 2 });
     assert.deepEqual(await sessionStartLimit(server, user), fresh, 'reading the budget does not spend it');
@@ -111,8 +118,17 @@ describe('gateway Identify limits', () => {
     assert.ok(twice.reset_after <= once.reset_after, 'the window does not restart');
   });
 
+  it('does not throttle a person: several clients of one user account identify at once', async () => {
+    const person = await registerUser(server.api, 'person');
+    const answers = await Promise.all([0, 1, 2].map(() => identify(person.token)));
+    assert.deepEqual(
+      answers.map((answer) => answer.t),
+      ['READY', 'READY', 'READY'],
+    );
+  });
+
   it('does not spend the budget of the user a forged token names', async () => {
-    const user = await registerUser(server.api, 'victim');
+    const user = await botNamed(server, 'victim');
     const [idPart] = user.token.split('.');
     const forged = `${idPart ?? ''}.MTox.c2lnbmF0dXJl`;
     const client = await GatewayClient.connect(server.gatewayUrl);
@@ -127,12 +143,12 @@ describe('gateway Identify limits', () => {
 
 describe('gateway daily session-start budget', () => {
   let server: TestServer;
-  let user: TestUser;
+  let user: { token: string };
   const open: GatewayClient[] = [];
 
   before(async () => {
     server = await startTestServer({ CHORUS_SESSION_START_LIMIT: '2', CHORUS_IDENTIFY_WINDOW_MS: '0' });
-    user = await registerUser(server.api, 'thrifty');
+    user = await botNamed(server, 'thrifty');
   });
   after(async () => {
     await Promise.all(open.map((client) => client.drop()));

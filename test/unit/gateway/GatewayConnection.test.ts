@@ -53,7 +53,7 @@ function fakeSystem(identify: () => Promise<unknown> = () => Promise.resolve({})
     nodeId: 'node@1',
     ask: (kind: string) =>
       kind === 'user'
-        ? Promise.resolve({ reply: { $case: 'authenticated', authenticated: { caller: { userId: '42' } } } })
+        ? Promise.resolve({ reply: { $case: 'authenticated', authenticated: { caller: { userId: '42', bot: true } } } })
         : identify(),
     tell: (_kind: string, _key: string, command: SessionCommand) => told.push(command),
   } as unknown as ActorSystem;
