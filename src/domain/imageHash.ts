@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from './errors.js';
-import { uploadKind } from './imageKind.js';
+import { UPLOAD_CONTENT_TYPES, uploadKind } from './imageKind.js';
 
 const DATA_URI = /^data:image\/(png|jpe?g|gif|webp);base64,([A-Za-z0-9+/=\s]+)$/;
 const HASH = /^(a_)?[0-9a-f]{32}$/;
@@ -34,18 +34,8 @@ export function imageHash(field: string, value: string | null): string | null {
   return decodeImage(field, value)?.hash ?? value;
 }
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  apng: 'image/png',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  lottie: 'application/json',
-};
-
 /** The Content-Type stored images are served with, read from their bytes (a data URI's label can lie). */
 export function imageContentType(data: Buffer): string {
   const kind = uploadKind(data);
-  return (kind && CONTENT_TYPES[kind]) ?? 'application/octet-stream';
+  return kind === undefined ? 'application/octet-stream' : UPLOAD_CONTENT_TYPES[kind];
 }

@@ -3,6 +3,17 @@ import { ValidationError } from './errors.js';
 /** Upload kinds recognised by their first bytes (clients' declared types are unreliable: discord.js labels every Buffer image/jpg). */
 export type UploadKind = 'png' | 'apng' | 'jpeg' | 'gif' | 'webp' | 'avif' | 'lottie';
 
+/** The Content-Type each kind of upload is served with. */
+export const UPLOAD_CONTENT_TYPES: Readonly<Record<UploadKind, string>> = {
+  png: 'image/png',
+  apng: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  lottie: 'application/json',
+};
+
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** True when a PNG carries an animation control chunk (acTL) before its image data: an APNG. */

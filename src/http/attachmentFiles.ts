@@ -1,5 +1,5 @@
 import { isValidContentType } from '../domain/BlobStore.js';
-import { uploadKind, type UploadKind } from '../domain/imageKind.js';
+import { UPLOAD_CONTENT_TYPES, uploadKind } from '../domain/imageKind.js';
 
 /** Longest filename kept (Discord truncates long names too); the extension survives the cut. */
 const MAX_FILENAME = 128;
@@ -18,15 +18,6 @@ export function safeFilename(name: string): string {
   }
   return /^\.*$/.test(safe) ? 'unknown' : safe;
 }
-
-const BY_KIND: Partial<Record<UploadKind, string>> = {
-  png: 'image/png',
-  apng: 'image/png',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-};
 
 const TEXT = 'text/plain; charset=utf-8';
 const BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -61,7 +52,8 @@ const GENERIC = 'application/octet-stream';
  */
 export function attachmentContentType(data: Buffer, declared: string, filename: string): string {
   const kind = uploadKind(data);
-  const sniffed = kind === undefined ? undefined : BY_KIND[kind];
+  // Lottie is JSON text: a JSON attachment keeps its declared type or extension instead.
+  const sniffed = kind === undefined || kind === 'lottie' ? undefined : UPLOAD_CONTENT_TYPES[kind];
   if (sniffed !== undefined) return sniffed;
   const type = declared.trim().toLowerCase();
   if (type !== '' && type !== GENERIC && isValidContentType(type)) return type;
