@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'mocha';
+import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { api, registerUser, type TestUser } from '../../support/testServer.js';
+import { createGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
+import { pngBytes } from '../../integration/spec/specKit.js';
+
+/** The bytes and content type a node serves at `path` (a CDN path at the node's root). */
+async function fetchBlob(node: ClusterNode, path: string): Promise<{ status: number; type: string; bytes: Buffer }> {
+  const response = await fetch(new URL(path, node.url));
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
+/**
+ * Blobs live in Cassandra in cluster mode, so any node serves what another node stored: an attachment
+ * uploaded through one node and an avatar set through another are fetched through a third.
+ */
+describe('cluster: attachments and CDN images stored through one node are served by every node', function () {
+  this.timeout(60_000);
+  let cluster: TestCluster;
+  let nodes: [ClusterNode, ClusterNode, ClusterNode];
+  let owner: TestUser;
+  let guild: TestGuild;
+
+  before(async function () {
+    this.timeout(150_000);
+    cluster = await startCluster({ nodes: 3 });
+    nodes = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+    owner = await registerUser(nodes[0].api, 'uploader');
+    guild = await createGuild(nodes[0].api, owner.token, 'files');
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
+  });
+  after(async () => {
+    await cluster?.after();
+  });
+
+  it('serves an attachment uploaded through node A from nodes B and C', async () => {
+    const text = Buffer.from('the same bytes on every node\n');
+    const form = new FormData();
+    form.append('payload_json', JSON.stringify({ content: 'a file', attachments: [{ id: '0', filename: 'a.txt' }] }));
+    form.append('files[0]', new Blob([text], { type: 'text/plain' }), 'a.txt');
+    const response = await fetch(`${nodes[0].api}/channels/${guild.channelId}/messages`, {
+      method: 'POST',
+      headers: { authorization: owner.token },
+      body: form,
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    const message = (await response.json()) as { attachments: { url: string; size: number }[] };
+    const [attachment] = message.attachments;
+    assert.ok(attachment, 'the message carries its attachment');
+    assert.equal(attachment.size, text.length);
+    const path = new URL(attachment.url).pathname;
+    for (const node of [nodes[1], nodes[2]]) {
+      const served = await fetchBlob(node, path);
+      assert.equal(served.status, 200, `${node.name} serves ${path}`);
+      assert.match(served.type, /^text\/plain/);
+      assert.deepEqual(served.bytes, text);
+    }
+  });
+
+  it('serves an avatar set through node B from nodes A and C', async () => {
+    const png = pngBytes(8, 8);
+    const me = await api<{ id: string; avatar: string }>(nodes[1].api, 'PATCH', '/users/@me', {
+      token: owner.token,
+      body: { avatar: `data:image/png;base64,${png.toString('base64')}` },
+    });
+    for (const node of [nodes[0], nodes[2]]) {
+      const served = await fetchBlob(node, `/avatars/${me.id}/${me.avatar}.png?size=64`);
+      assert.equal(served.status, 200, `${node.name} serves the avatar`);
+      assert.equal(served.type, 'image/png');
+      assert.deepEqual(served.bytes, png);
+    }
+  });
+});
