@@ -7,6 +7,7 @@ import { readBody } from './readBody.js';
 import { rateLimitMiddleware } from './rateLimitMiddleware.js';
 import { attachmentRoutes } from './routes/attachmentRoutes.js';
 import { imageRoutes } from './routes/imageRoutes.js';
+import { wellKnownRoutes } from './routes/wellKnownRoutes.js';
 import { ROUTE_MODULES } from './routes/index.js';
 
 /**
@@ -58,10 +59,11 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   const api = new Router<EdgeState>({ prefix: '/api' });
   for (const mount of ROUTE_MODULES) mount(api, deps);
   app.use(api.routes());
-  // Attachment and image files live at the root, where Discord's CDN paths put them.
+  // Attachment and image files live at the root, where Discord's CDN paths put them; so does discovery.
   const files = new Router<EdgeState>();
   attachmentRoutes(files, deps);
   imageRoutes(files, deps);
+  wellKnownRoutes(files, deps);
   app.use(files.routes());
   return app;
 }
