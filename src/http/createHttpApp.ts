@@ -8,6 +8,7 @@ import { rateLimitMiddleware } from './rateLimitMiddleware.js';
 import { attachmentRoutes } from './routes/attachmentRoutes.js';
 import { imageRoutes } from './routes/imageRoutes.js';
 import { wellKnownRoutes } from './routes/wellKnownRoutes.js';
+import { defaultAvatarRoutes } from './routes/defaultAvatarRoutes.js';
 import { ROUTE_MODULES } from './routes/index.js';
 
 /**
@@ -15,6 +16,9 @@ import { ROUTE_MODULES } from './routes/index.js';
  * version segment is dropped before routing, so one router matches each request once.
  */
 const VERSIONED = /^\/api\/v(\d+)(?=\/|$)/;
+
+/** Where orchestrators and clients look for liveness (Spacebar's client polls /api/-/healthz). */
+const HEALTH_PATHS = new Set(['/health', '/healthz', '/readyz', '/api/health', '/api/-/healthz', '/api/-/readyz']);
 
 /** Builds the Koa app: error mapping first, CORS, body reading, rate limits, then one router per resource. */
 export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
@@ -37,7 +41,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   });
   app.use(async (ctx, next) => {
     // Health answers without auth or rate limits, for load balancers and orchestrators.
-    if (ctx.path !== '/health' && ctx.path !== '/api/health') {
+    if (!HEALTH_PATHS.has(ctx.path)) {
       await next();
       return;
     }
@@ -64,6 +68,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   attachmentRoutes(files, deps);
   imageRoutes(files, deps);
   wellKnownRoutes(files, deps);
+  defaultAvatarRoutes(files);
   app.use(files.routes());
   return app;
 }

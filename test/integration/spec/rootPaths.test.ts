@@ -47,3 +47,32 @@ describe('Spacebar instance discovery', () => {
     assert.equal(ping.ping, 'pong!');
   });
 });
+
+describe('health and default avatars at the root', () => {
+  let server: TestServer;
+  let root: string;
+
+  before(async () => {
+    server = await startTestServer();
+    root = server.api.replace(/\/api\/v10$/, '');
+  });
+  after(() => server.stop());
+
+  it('answers the health paths orchestrators and Spacebar clients poll', async () => {
+    for (const path of ['/health', '/healthz', '/readyz', '/api/-/healthz', '/api/-/readyz']) {
+      const report = await getJson<{ status: string }>(`${root}${path}`);
+      assert.equal(report.status, 'ok', path);
+    }
+  });
+
+  it('serves the six default avatars discord.js links to, and 404 for any other index', async () => {
+    for (const index of [0, 5]) {
+      const response = await fetch(`${root}/embed/avatars/${index}.png`);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'image/png');
+      const bytes = Buffer.from(await response.arrayBuffer());
+      assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG');
+    }
+    assert.equal((await fetch(`${root}/embed/avatars/6.png`)).status, 404);
+  });
+});
