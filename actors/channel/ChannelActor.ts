@@ -17,6 +17,8 @@ import { createMessage } from './messageCreate.js';
 import { bulkDelete, deleteMessage, editMessage, getMessage, listMessages } from './messageCommands.js';
 import { acknowledge, listPins, pin, typing, unpin } from './pinCommands.js';
 import { addReaction, listReactionUsers, removeAllReactions, removeReaction } from './reactionCommands.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhookCommands.js';
+import { deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhookMessage } from './webhookExecute.js';
 
 /** Commands served with the channel loaded (every one but the Guild's tells and the flush timer). */
 type ScopedCommand = Exclude<
@@ -116,6 +118,24 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
         return acknowledge(scope, command.acknowledge);
       case 'getChannel':
         return this.#getChannel(scope, command.getChannel);
+      case 'createWebhook':
+        return createWebhook(scope, command.createWebhook);
+      case 'listWebhooks':
+        return listWebhooks(scope, command.listWebhooks);
+      case 'getWebhook':
+        return getWebhook(scope, command.getWebhook);
+      case 'updateWebhook':
+        return updateWebhook(scope, command.updateWebhook);
+      case 'deleteWebhook':
+        return deleteWebhook(scope, command.deleteWebhook);
+      case 'executeWebhook':
+        return executeWebhook(scope, command.executeWebhook);
+      case 'getWebhookMessage':
+        return getWebhookMessage(scope, command.getWebhookMessage);
+      case 'editWebhookMessage':
+        return editWebhookMessage(scope, command.editWebhookMessage);
+      case 'deleteWebhookMessage':
+        return deleteWebhookMessage(scope, command.deleteWebhookMessage);
       case 'locate':
         return Promise.resolve({
           reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } },

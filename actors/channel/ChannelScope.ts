@@ -4,7 +4,7 @@ import { UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord, MessageRecord } from '../runtime/ports/records.js';
-import type { ChannelStore, MessageStore, UserStore } from '../runtime/ports/stores.js';
+import type { ChannelStore, MessageStore, UserStore, WebhookStore } from '../runtime/ports/stores.js';
 import { AccessCache } from './AccessCache.js';
 import { AuthorSnapshots } from './AuthorSnapshots.js';
 import { requireCaller, viewAccess, type Access } from './channelAccess.js';
@@ -24,6 +24,7 @@ export interface ChannelStores {
   readonly channels: ChannelStore;
   readonly messages: MessageStore;
   readonly users: UserStore;
+  readonly webhooks: WebhookStore;
 }
 
 /** Delay before cached last_message_id / last_pin_timestamp are written through (one write per burst). */

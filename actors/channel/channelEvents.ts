@@ -10,6 +10,7 @@ const INTENTS = {
   typing: { guild: 12, dm: 15 }, // GUILD_MESSAGE_TYPING 1<<11, DIRECT_MESSAGE_TYPING 1<<14
   pins: { guild: 1, dm: 13 }, // CHANNEL_PINS_UPDATE: GUILDS 1<<0 in guilds, DIRECT_MESSAGES in DMs
   channels: { guild: 1, dm: 0 }, // CHANNEL_CREATE
+  webhooks: { guild: 6, dm: 0 }, // WEBHOOKS_UPDATE: GUILD_WEBHOOKS 1<<5
 } as const;
 
 /** Which intent gates an event. */

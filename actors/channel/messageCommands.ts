@@ -13,7 +13,7 @@ import {
 } from '../../src/domain/errors.js';
 import { isSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { BulkDeleteBody, MessageEditBody } from '../../src/schemas/message.js';
-import { can, requireCaller, requireGuildChannel, requirePermission } from './channelAccess.js';
+import { can, requireCaller, requireGuildChannel, requirePermission, type Access } from './channelAccess.js';
 import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { parseMentions, resolveMentions } from './mentions.js';
@@ -52,9 +52,12 @@ export async function getMessage(scope: ChannelScope, request: MessageTarget): P
   return jsonReply(JSON.stringify((await scope.render([record], access.userId))[0]));
 }
 
-/** PATCH /channels/{id}/messages/{message_id}: the author only (403 50005); MESSAGE_UPDATE. */
-export async function editMessage(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
-  const access = await scope.access(request.caller);
+/**
+ * PATCH /channels/{id}/messages/{message_id}: the author only (403 50005); MESSAGE_UPDATE. `as` is the
+ * access of an author resolved otherwise (a webhook editing its message by token).
+ */
+export async function editMessage(scope: ChannelScope, request: MessageTarget, as?: Access): Promise<ChannelReply> {
+  const access = as ?? (await scope.access(request.caller));
   const record = await scope.message(request.messageId);
   if (record.author_id !== access.userId) {
     throw new ForbiddenError('Cannot edit a message authored by another user', 50_005);
@@ -95,8 +98,8 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget): 
 }
 
 /** DELETE /channels/{id}/messages/{message_id}: the author, or MANAGE_MESSAGES in a guild; MESSAGE_DELETE. */
-export async function deleteMessage(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
-  const access = await scope.access(request.caller);
+export async function deleteMessage(scope: ChannelScope, request: MessageTarget, as?: Access): Promise<ChannelReply> {
+  const access = as ?? (await scope.access(request.caller));
   const record = await scope.message(request.messageId);
   if (!isDeletableType(record.type)) throw new BadRequestError('Cannot execute action on a system message', 50_021);
   if (record.author_id !== access.userId && (scope.channel.guild_id === null || !can(access, 'MANAGE_MESSAGES'))) {

@@ -2,6 +2,7 @@ import type { ChannelBodyRequest, ChannelReply } from '../../proto/gen/chorus/v1
 import { BadRequestError, RateLimitedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import type { MessageCreateBody } from '../../src/schemas/message.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
+import type { AuthorSnapshot } from './AuthorSnapshots.js';
 import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';
 import { channelJson, holdsMessages } from './channelJson.js';
 import { messageEventJson, tellUser } from './channelEvents.js';
@@ -16,7 +17,7 @@ import { MessageType, messageJson } from './messageJson.js';
 export const CLIENT_FLAGS = (1 << 2) | (1 << 12);
 
 /** A create body as the actor reads it (the schema allows extra fields such as enforce_nonce). */
-type CreateBody = MessageCreateBody & { enforce_nonce?: boolean };
+export type CreateBody = MessageCreateBody & { enforce_nonce?: boolean };
 
 /** True when a message would show nothing (Discord 50006); attachments alone are enough. */
 export function isEmptyMessage(
@@ -64,6 +65,50 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
   }
   enforceSlowmode(scope, access, now);
 
+  const needAuthor = request.authorJson === '' && access.memberJson === '';
+  const firstMessage = channel.last_message_id === null;
+  const dmAnnounce = channel.guild_id === null && firstMessage ? channel.recipient_ids : [];
+  const { json, record } = await storeMessage(scope, access, body, {
+    id: caller.userId,
+    nonce,
+    webhookId: null,
+    load: [...(needAuthor ? [caller.userId] : []), ...dmAnnounce],
+    snapshot: () =>
+      scope.authors.resolve(caller.userId, request.authorJson, access.memberJson, () => scope.users.get(caller.userId)),
+    beforeDispatch: () => {
+      if (channel.guild_id === null && firstMessage) announceDm(scope, caller.userId);
+    },
+  });
+  if (nonce !== null) scope.nonces.remember(caller.userId, nonce, record.id, now);
+  scope.lastSentMs.set(caller.userId, now);
+  return jsonReply(json);
+}
+
+/** Who a new message is by: a user, or a webhook (whose id is the author id). */
+export interface NewMessageAuthor {
+  readonly id: string;
+  readonly nonce: string | null;
+  readonly webhookId: string | null;
+  /** User ids to have snapshots of before `snapshot` runs (besides the mentioned ones). */
+  readonly load: readonly string[];
+  readonly snapshot: () => AuthorSnapshot;
+  /** Runs after the message is stored, before MESSAGE_CREATE leaves (a new DM's CHANNEL_CREATE). */
+  readonly beforeDispatch?: () => void;
+}
+
+/**
+ * Composes, stores and dispatches a new message the caller was allowed to send: 50006 when empty,
+ * the reply target, mentions as `access` may make them; MESSAGE_CREATE serialized once. Returns the
+ * message JSON (the reply text) and its record.
+ */
+export async function storeMessage(
+  scope: ChannelScope,
+  access: Access,
+  body: CreateBody,
+  by: NewMessageAuthor,
+): Promise<{ json: string; record: MessageRecord }> {
+  const { channel, ctx } = scope;
+  const attachments = createdAttachments(body.attachments);
   const content = body.content ?? '';
   const embeds: unknown[] = body.embeds ?? (body.embed ? [body.embed] : []);
   const stickerIds = body.sticker_ids ?? [];
@@ -76,13 +121,8 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
     canMentionEveryone: can(access, 'MENTION_EVERYONE'),
     ...(reply.referenced ? { repliedUserId: reply.referenced.author_id } : {}),
   });
-  const needAuthor = request.authorJson === '' && access.memberJson === '';
-  const firstMessage = channel.last_message_id === null;
-  const dmAnnounce = channel.guild_id === null && firstMessage ? channel.recipient_ids : [];
-  await scope.loadUsers([...mentions.userIds, ...(needAuthor ? [caller.userId] : []), ...dmAnnounce]);
-  const author = scope.authors.resolve(caller.userId, request.authorJson, access.memberJson, () =>
-    scope.users.get(caller.userId),
-  );
+  await scope.loadUsers([...mentions.userIds, ...by.load]);
+  const author = by.snapshot();
   scope.remember(author.user);
 
   const id = ctx.ids.next();
@@ -90,7 +130,7 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
     id,
     channel_id: channel.id,
     guild_id: channel.guild_id,
-    author_id: caller.userId,
+    author_id: by.id,
     type: reply.referenced ? MessageType.REPLY : MessageType.DEFAULT,
     content,
     tts: body.tts === true && can(access, 'SEND_TTS_MESSAGES'),
@@ -101,20 +141,17 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
     attachments,
     components: body.components ?? [],
     sticker_ids: stickerIds,
-    nonce,
+    nonce: by.nonce,
     pinned: false,
     flags: clientFlags(body.flags),
     message_reference: reply.reference,
     edited_timestamp: null,
-    timestamp: new Date(now).toISOString(),
-    webhook_id: null,
+    timestamp: new Date(ctx.clock.now()).toISOString(),
+    webhook_id: by.webhookId,
     author_json: author.json,
   };
   await scope.messages.insert(record);
-
   scope.noteLastMessage(id);
-  if (nonce !== null) scope.nonces.remember(caller.userId, nonce, id, now);
-  scope.lastSentMs.set(caller.userId, now);
 
   const json = JSON.stringify(
     messageJson(record, {
@@ -123,9 +160,9 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
       referenced: reply.referenced,
     }),
   );
-  if (channel.guild_id === null && firstMessage) announceDm(scope, caller.userId);
+  by.beforeDispatch?.();
   scope.emit('MESSAGE_CREATE', eventJson(scope, json, access), 'messages');
-  return jsonReply(json);
+  return { json, record };
 }
 
 /** The MESSAGE_CREATE/UPDATE payload: the message text plus guild_id, member and channel_type, without re-serializing it. */

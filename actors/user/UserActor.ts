@@ -8,6 +8,7 @@ import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { UserSessionStore } from '../runtime/ports/userSessionStore.js';
 import * as account from './accountHandlers.js';
+import { applicationCommands } from './applicationCommandHandlers.js';
 import * as apps from './applicationHandlers.js';
 import * as dms from './dmHandlers.js';
 import { DurableUserSessions } from './DurableUserSessions.js';
@@ -185,6 +186,8 @@ export class UserActor extends Actor<UserCommand, UserReply> {
         return oauth.getAuthorize(turn, command.getAuthorize);
       case 'authorizeApplication':
         return oauth.authorizeApplication(turn, command.authorizeApplication);
+      case 'applicationCommands':
+        return applicationCommands(turn, command.applicationCommands);
       default:
         return assertNever(command);
     }

@@ -138,6 +138,7 @@ const UNKNOWN = {
   'store listing': 10_028,
   sticker: 10_060,
   template: 10_057,
+  'application command': 10_063,
   session: 0,
 } as const;
 

@@ -23,6 +23,14 @@ export interface InviteDirectory {
   resolveInvite(code: string): Promise<string | undefined>;
 }
 
+/** Finds the channel that owns a webhook (webhooks are owned by their Channel actor). */
+export interface WebhookDirectory {
+  /** The webhook's channel id, or undefined for an unknown webhook. */
+  channelOf(webhookId: string): Promise<string | undefined>;
+  /** The channels of a guild that have webhooks. */
+  channelsOfGuild(guildId: string): Promise<string[]>;
+}
+
 /** A node's view of its own health, for `GET /health`. */
 export interface HealthReport {
   readonly status: 'ok' | 'degraded';
@@ -52,6 +60,7 @@ export interface EdgeDeps {
   readonly ids: SnowflakeGenerator;
   readonly accounts: AccountDirectory;
   readonly invites: InviteDirectory;
+  readonly webhooks: WebhookDirectory;
   readonly health: () => Promise<HealthReport>;
   readonly log: Logger;
   /** Asks the operator's process to stop (POST /stop). */

@@ -1,6 +1,7 @@
 import { ActorHost } from '../../actors/runtime/ActorHost.js';
 import type { ActivationGuard } from '../../actors/runtime/ports/coordination.js';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
+import { WebhookLookup } from '../../actors/channel/WebhookLookup.js';
 import { InviteLookup } from '../../actors/guild/InviteLookup.js';
 import { AccountService } from '../../actors/user/AccountService.js';
 import { ActorSystem } from '../../cluster/ActorSystem.js';
@@ -86,6 +87,7 @@ export function assembleNode(
       systemClock,
     ),
     invites: new InviteLookup(backend.stores.guilds),
+    webhooks: new WebhookLookup(backend.stores.webhooks),
     health: backend.health,
   });
   const handle = app.callback();

@@ -1,5 +1,6 @@
 import * as account from './account.js';
 import * as application from './application.js';
+import * as applicationCommand from './applicationCommand.js';
 import * as channel from './channel.js';
 import * as guild from './guild.js';
 import * as message from './message.js';
@@ -83,6 +84,9 @@ export const schemas = {
   ApplicationModifySchema: application.ApplicationModifySchema,
   ApplicationAuthorizeSchema: application.ApplicationAuthorizeSchema,
   BotModifySchema: application.BotModifySchema,
+  ApplicationCommandCreateSchema: applicationCommand.ApplicationCommandCreateSchema,
+  ApplicationCommandEditSchema: applicationCommand.ApplicationCommandEditSchema,
+  ApplicationCommandBulkSchema: applicationCommand.ApplicationCommandBulkSchema,
   // Real-time (gateway and voice)
   IdentifySchema: realtime.IdentifySchema,
   ActivitySchema: realtime.ActivitySchema,
@@ -171,6 +175,9 @@ export interface SchemaBodies {
   ApplicationModifySchema: application.ApplicationModifyBody;
   ApplicationAuthorizeSchema: application.ApplicationAuthorizeBody;
   BotModifySchema: application.BotModifyBody;
+  ApplicationCommandCreateSchema: applicationCommand.ApplicationCommandCreateBody;
+  ApplicationCommandEditSchema: applicationCommand.ApplicationCommandEditBody;
+  ApplicationCommandBulkSchema: applicationCommand.ApplicationCommandBulkBody;
   IdentifySchema: realtime.IdentifyBody;
   ActivitySchema: realtime.ActivityBody;
   Status: realtime.Status;
@@ -189,6 +196,7 @@ export type SchemaBody<N extends SchemaName> = SchemaBodies[N];
 
 export * from './account.js';
 export * from './application.js';
+export * from './applicationCommand.js';
 export * from './channel.js';
 export * from './guild.js';
 export * from './message.js';

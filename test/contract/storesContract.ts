@@ -1,9 +1,11 @@
 import type { Stores } from '../../actors/runtime/ports/stores.js';
+import { applicationCommandStoreContract } from './applicationCommandStoreContract.js';
 import { applicationStoreContract } from './applicationStoreContract.js';
 import { channelStoreContract } from './channelStoreContract.js';
 import { guildStoreContract } from './guildStoreContract.js';
 import { messageStoreContract } from './messageStoreContract.js';
 import { userStoreContract } from './userStoreContract.js';
+import { webhookStoreContract } from './webhookStoreContract.js';
 
 /**
  * The storage contract every Stores implementation runs unchanged (SQLite in unit/, Cassandra in
@@ -33,6 +35,9 @@ export function storesContract(create: () => Promise<Stores>): void {
   describe('ApplicationStore', () => {
     applicationStoreContract(current);
   });
+  describe('ApplicationCommandStore', () => {
+    applicationCommandStoreContract(current);
+  });
   describe('GuildStore', () => {
     guildStoreContract(current);
   });
@@ -41,5 +46,8 @@ export function storesContract(create: () => Promise<Stores>): void {
   });
   describe('MessageStore', () => {
     messageStoreContract(current);
+  });
+  describe('WebhookStore', () => {
+    webhookStoreContract(current);
   });
 }

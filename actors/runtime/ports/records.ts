@@ -187,3 +187,17 @@ export interface ReactionRecord {
   /** The reacting user's public record as JSON at reaction time (for the reactions users list). */
   readonly user_json?: string;
 }
+
+/** A channel's incoming webhook (type 1); owned by its Channel actor. */
+export interface WebhookRecord {
+  readonly id: string;
+  readonly guild_id: string | null;
+  readonly channel_id: string;
+  /** The user who created it, and their public user record as JSON then (the `user` field). */
+  readonly creator_id: string;
+  readonly creator_json: string;
+  name: string;
+  avatar: string | null;
+  /** The execute credential: 68 url-safe characters. */
+  readonly token: string;
+}

@@ -8,7 +8,9 @@ import type {
   ReactionRecord,
   RoleRecord,
   UserRecord,
+  WebhookRecord,
 } from './records.js';
+import type { ApplicationCommandStore } from './applicationCommandStore.js';
 
 /**
  * Storage ports, one per aggregate, declared here by the actors that need them and implemented in
@@ -98,13 +100,26 @@ export interface MessageStore {
   listReactions(channelId: string, messageId: string): Promise<ReactionRecord[]>;
 }
 
+/** Channel webhooks, read by id (the edge's lookup), by channel and by guild. */
+export interface WebhookStore {
+  create(webhook: WebhookRecord): Promise<void>;
+  /** Replaces name and avatar; a webhook that does not exist is left absent. */
+  update(webhook: WebhookRecord): Promise<void>;
+  get(id: string): Promise<WebhookRecord | undefined>;
+  listByChannel(channelId: string): Promise<WebhookRecord[]>;
+  listByGuild(guildId: string): Promise<WebhookRecord[]>;
+  delete(id: string): Promise<void>;
+}
+
 /** All ports, as the composition root hands them to actor factories. */
 export interface Stores {
   readonly users: UserStore;
   readonly applications: ApplicationStore;
+  readonly applicationCommands: ApplicationCommandStore;
   readonly guilds: GuildStore;
   readonly channels: ChannelStore;
   readonly messages: MessageStore;
+  readonly webhooks: WebhookStore;
   /** Closes connections (node shutdown). */
   close(): Promise<void>;
 }

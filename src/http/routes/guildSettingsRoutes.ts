@@ -1,6 +1,5 @@
 import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
-import { Permission } from '../../domain/permissions.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, sendObject, sendReply, snowflakeParam } from '../routeKit.js';
 import { askGuild, guildRoute } from './guildRouteKit.js';
@@ -84,10 +83,6 @@ export function guildSettingsRoutes(router: Router<EdgeState>, deps: EdgeDeps): 
   router.get(
     '/guilds/:guild_id/premium/subscriptions',
     staticRoute(deps, 0n, () => []),
-  );
-  router.get(
-    '/guilds/:guild_id/webhooks',
-    staticRoute(deps, Permission.MANAGE_WEBHOOKS, () => []),
   );
   router.get(
     '/guilds/:guild_id/member-verification',

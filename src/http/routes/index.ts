@@ -15,11 +15,13 @@ import { roleRoutes } from './roleRoutes.js';
 import { messageRoutes } from './messageRoutes.js';
 import { pinRoutes } from './pinRoutes.js';
 import { reactionRoutes } from './reactionRoutes.js';
+import { applicationCommandRoutes } from './applicationCommandRoutes.js';
 import { applicationRoutes } from './applicationRoutes.js';
 import { authRoutes } from './authRoutes.js';
 import { userCompatRoutes } from './userCompatRoutes.js';
 import { userRoutes } from './userRoutes.js';
 import { userSocialRoutes } from './userSocialRoutes.js';
+import { webhookRoutes } from './webhookRoutes.js';
 
 /** Adds one resource's routes to the API router. */
 export type RouteModule = (router: Router<EdgeState>, deps: EdgeDeps) => void;
@@ -34,10 +36,12 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   userCompatRoutes,
   userRoutes,
   applicationRoutes,
+  applicationCommandRoutes,
   // Before messageRoutes: its "/channels/{id}/messages/{message_id}" would otherwise take "messages/pins".
   pinRoutes,
   reactionRoutes,
   messageRoutes,
+  webhookRoutes,
   // Before guildRoutes and roleRoutes: "/guilds/templates/{code}" and "/roles/member-counts" are literal paths.
   templateRoutes,
   guildExtrasRoutes,

@@ -2,6 +2,7 @@ import cassandra from 'cassandra-driver';
 
 import type { Stores } from '../../../actors/runtime/ports/stores.js';
 import type { Logger } from '../../domain/Logger.js';
+import { CassandraApplicationCommandStore } from './CassandraApplicationCommandStore.js';
 import { CassandraApplicationStore } from './CassandraApplicationStore.js';
 import { CassandraBlobStore } from './CassandraBlobStore.js';
 import { CassandraChannelStore } from './CassandraChannelStore.js';
@@ -12,6 +13,7 @@ import { CassandraMessageStore } from './CassandraMessageStore.js';
 import { migrateKeyspace } from './CassandraSchema.js';
 import { CassandraSession } from './CassandraSession.js';
 import { CassandraUserStore } from './CassandraUserStore.js';
+import { CassandraWebhookStore } from './CassandraWebhookStore.js';
 import type { Migration } from './migrations.js';
 
 /** Where the cluster is and which keyspace Chorus keeps its data in. */
@@ -90,9 +92,11 @@ export async function createCassandraStores(options: CassandraStoresOptions): Pr
   return {
     users: new CassandraUserStore(session),
     applications: new CassandraApplicationStore(session),
+    applicationCommands: new CassandraApplicationCommandStore(session),
     guilds: new CassandraGuildStore(session, channels),
     channels,
     messages: new CassandraMessageStore(session),
+    webhooks: new CassandraWebhookStore(session),
     clusterSettings: new CassandraClusterSettings(session),
     blobs: new CassandraBlobStore(session),
     close,

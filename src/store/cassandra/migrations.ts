@@ -29,6 +29,10 @@
  *   reactions                 ((channel_id, message_id), seq) → emoji, user_id, data   order of first add
  *   reaction_keys             ((channel_id, message_id), emoji, user_id) → seq         idempotent add
  *   blobs                     (key, chunk) → data; static content_type, size    256 KiB chunks, ≤ 25 MiB a blob
+ *   webhooks                  (id) → data
+ *   webhooks_by_channel       (channel_id, id) → data                   ≤ 15 webhooks per channel
+ *   webhooks_by_guild         (guild_id, id) → data                     copy for GET /guilds/{id}/webhooks
+ *   application_commands      ((application_id, scope), command_id) → data   scope: guild id or '0'; ≤ 110 rows
  *
  * Messages follow Discord's 2017 design: bucket = the snowflake's timestamp (ms since the Discord epoch)
  * divided into 10-day windows, so a partition holds one channel's messages of ten days and stays well
@@ -159,6 +163,30 @@ export const MIGRATIONS: readonly Migration[] = [
       table(
         'blobs',
         'key text, chunk int, data blob, content_type text static, size bigint static, PRIMARY KEY (key, chunk)',
+      ),
+    ],
+  },
+  {
+    version: 4,
+    name: 'webhooks',
+    // A webhook by id (the edge's lookup, execute), and copies per channel and per guild for the
+    // listings; the three rows are written in one logged batch (see CassandraWebhookStore).
+    statements: [
+      table('webhooks', 'id text PRIMARY KEY, data text'),
+      table('webhooks_by_channel', 'channel_id text, id text, data text, PRIMARY KEY (channel_id, id)'),
+      table('webhooks_by_guild', 'guild_id text, id text, data text, PRIMARY KEY (guild_id, id)'),
+    ],
+  },
+  {
+    version: 5,
+    name: 'application commands',
+    // One partition per application and scope (a guild id, or '0' for global commands): every read
+    // lists a scope, and a bulk overwrite is one single-partition batch (see CassandraApplicationCommandStore).
+    statements: [
+      table(
+        'application_commands',
+        'application_id text, scope text, command_id bigint, data text, ' +
+          'PRIMARY KEY ((application_id, scope), command_id)',
       ),
     ],
   },

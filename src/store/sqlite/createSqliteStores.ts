@@ -1,10 +1,12 @@
 import type { Stores } from '../../../actors/runtime/ports/stores.js';
+import { SqliteApplicationCommandStore } from './SqliteApplicationCommandStore.js';
 import { SqliteApplicationStore } from './SqliteApplicationStore.js';
 import { SqliteChannelStore } from './SqliteChannelStore.js';
 import { SqliteDatabase, type SqliteDatabaseOptions } from './SqliteDatabase.js';
 import { SqliteGuildStore } from './SqliteGuildStore.js';
 import { SqliteMessageStore } from './SqliteMessageStore.js';
 import { SqliteUserStore } from './SqliteUserStore.js';
+import { SqliteWebhookStore } from './SqliteWebhookStore.js';
 
 /**
  * Opens (creating and migrating it if needed) the SQLite file at `path` and returns every storage port
@@ -15,9 +17,11 @@ export function createSqliteStores(path: string, options: SqliteDatabaseOptions 
   return {
     users: new SqliteUserStore(db),
     applications: new SqliteApplicationStore(db),
+    applicationCommands: new SqliteApplicationCommandStore(db),
     guilds: new SqliteGuildStore(db),
     channels: new SqliteChannelStore(db),
     messages: new SqliteMessageStore(db),
+    webhooks: new SqliteWebhookStore(db),
     close: () => {
       db.close();
       return Promise.resolve();

@@ -101,4 +101,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reactions_by_message ON reactions (channel_id, message_id, seq);
     `,
   },
+  {
+    // Numbered as in Cassandra (4 is webhooks there too).
+    version: 4,
+    name: 'webhooks',
+    sql: `
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL,
+        guild_id TEXT,
+        data TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhooks_by_channel ON webhooks (channel_id);
+      CREATE INDEX webhooks_by_guild ON webhooks (guild_id);
+    `,
+  },
+  {
+    // Numbered as in Cassandra (migrations.ts there: 4 is webhooks), so one version names one change.
+    version: 5,
+    name: 'application commands',
+    sql: `
+      -- scope is the guild id of a guild command, '0' for a global one.
+      CREATE TABLE application_commands (
+        application_id TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (application_id, scope, id)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];

@@ -135,6 +135,30 @@ POST /guilds/{guild_id}/emojis
 GET /guilds/{guild_id}/emojis/{emoji_id}
 PATCH /guilds/{guild_id}/emojis/{emoji_id}
 DELETE /guilds/{guild_id}/emojis/{emoji_id}
+GET /applications/{application_id}/commands
+POST /applications/{application_id}/commands
+PUT /applications/{application_id}/commands
+GET /applications/{application_id}/commands/{command_id}
+PATCH /applications/{application_id}/commands/{command_id}
+DELETE /applications/{application_id}/commands/{command_id}
+GET /applications/{application_id}/guilds/{guild_id}/commands
+POST /applications/{application_id}/guilds/{guild_id}/commands
+PUT /applications/{application_id}/guilds/{guild_id}/commands
+GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}
+PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}
+DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}
+GET /channels/{channel_id}/webhooks
+POST /channels/{channel_id}/webhooks
+GET /webhooks/{webhook_id}
+PATCH /webhooks/{webhook_id}
+DELETE /webhooks/{webhook_id}
+GET /webhooks/{webhook_id}/{token}
+PATCH /webhooks/{webhook_id}/{token}
+DELETE /webhooks/{webhook_id}/{token}
+POST /webhooks/{webhook_id}/{token}
+GET /webhooks/{webhook_id}/{token}/messages/{message_id}
+PATCH /webhooks/{webhook_id}/{token}/messages/{message_id}
+DELETE /webhooks/{webhook_id}/{token}/messages/{message_id}
 `;
 
 function endpoints(table: string): [string, string][] {

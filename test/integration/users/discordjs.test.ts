@@ -76,4 +76,21 @@ describe('accounts and applications through discord.js', function () {
     assert.equal(response.headers.get('content-type'), 'image/png');
     assert.deepEqual(Buffer.from(await response.arrayBuffer()), png);
   });
+
+  it('registers slash commands with commands.set() and fetches them back', async () => {
+    const commands = client.application?.commands;
+    assert.ok(commands);
+    const set = await commands.set([{ name: 'ping', description: 'Ping!' }]);
+    assert.deepEqual(
+      set.map((command) => command.name),
+      ['ping'],
+    );
+    const fetched = await commands.fetch();
+    assert.equal(fetched.size, 1);
+    const ping = fetched.first();
+    assert.equal(ping?.name, 'ping');
+    assert.equal(ping?.description, 'Ping!');
+    assert.equal(ping?.applicationId, applicationId);
+    assert.equal(ping?.id, set.first()?.id);
+  });
 });

@@ -62,7 +62,8 @@ describe('SqliteDatabase', () => {
     const path = freshPath();
     openDb(path);
     open.pop()?.close();
-    const next = MIGRATIONS.length + 1;
+    // Versions may skip numbers (SQLite follows Cassandra's numbering), so the next one follows the newest.
+    const next = (MIGRATIONS.at(-1)?.version ?? 0) + 1;
     const extended = [
       ...MIGRATIONS,
       { version: next, name: 'add notes', sql: 'CREATE TABLE notes (id TEXT PRIMARY KEY)' },

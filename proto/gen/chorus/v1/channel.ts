@@ -39,7 +39,20 @@ export interface ChannelCommand {
     /** Edge -> Channel: where the channel lives (guild id, type), with no access check; for routing only. */
     | { $case: 'locate'; locate: ChannelBodyRequest } //
     /** Channel -> itself (timer): writes the cached last_message_id / last_pin_timestamp through. */
-    | { $case: 'flush'; flush: FlushChannel }
+    | { $case: 'flush'; flush: FlushChannel } //
+    /**
+     * Webhooks of this channel (the Channel actor owns them). With a caller: MANAGE_WEBHOOKS in the
+     * channel; without one (get/update/delete/execute/messages): the webhook token is the credential.
+     */
+    | { $case: 'createWebhook'; createWebhook: WebhookRequest }
+    | { $case: 'listWebhooks'; listWebhooks: WebhookRequest }
+    | { $case: 'getWebhook'; getWebhook: WebhookRequest }
+    | { $case: 'updateWebhook'; updateWebhook: WebhookRequest }
+    | { $case: 'deleteWebhook'; deleteWebhook: WebhookRequest }
+    | { $case: 'executeWebhook'; executeWebhook: WebhookRequest }
+    | { $case: 'getWebhookMessage'; getWebhookMessage: WebhookRequest }
+    | { $case: 'editWebhookMessage'; editWebhookMessage: WebhookRequest }
+    | { $case: 'deleteWebhookMessage'; deleteWebhookMessage: WebhookRequest }
     | undefined;
 }
 
@@ -112,6 +125,20 @@ export interface ChannelLocation {
 
 export interface FlushChannel {}
 
+export interface WebhookRequest {
+  /** The authenticated user (MANAGE_WEBHOOKS routes); unset when the token authorizes the request. */
+  caller?: Caller | undefined;
+  webhookId: string;
+  token: string;
+  /** The ajv-validated Discord body as JSON (create, update, execute, edit message). */
+  body: string;
+  /** execute_webhook: reply with the message (?wait=true) rather than empty. */
+  wait: boolean;
+  messageId: string;
+  /** create_webhook: the caller's user record as JSON (the webhook's `user`). */
+  userJson: string;
+}
+
 function createBaseChannelCommand(): ChannelCommand {
   return { command: undefined };
 }
@@ -178,6 +205,33 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'flush':
         FlushChannel.encode(message.command.flush, writer.uint32(162).fork()).join();
+        break;
+      case 'createWebhook':
+        WebhookRequest.encode(message.command.createWebhook, writer.uint32(170).fork()).join();
+        break;
+      case 'listWebhooks':
+        WebhookRequest.encode(message.command.listWebhooks, writer.uint32(178).fork()).join();
+        break;
+      case 'getWebhook':
+        WebhookRequest.encode(message.command.getWebhook, writer.uint32(186).fork()).join();
+        break;
+      case 'updateWebhook':
+        WebhookRequest.encode(message.command.updateWebhook, writer.uint32(194).fork()).join();
+        break;
+      case 'deleteWebhook':
+        WebhookRequest.encode(message.command.deleteWebhook, writer.uint32(202).fork()).join();
+        break;
+      case 'executeWebhook':
+        WebhookRequest.encode(message.command.executeWebhook, writer.uint32(210).fork()).join();
+        break;
+      case 'getWebhookMessage':
+        WebhookRequest.encode(message.command.getWebhookMessage, writer.uint32(218).fork()).join();
+        break;
+      case 'editWebhookMessage':
+        WebhookRequest.encode(message.command.editWebhookMessage, writer.uint32(226).fork()).join();
+        break;
+      case 'deleteWebhookMessage':
+        WebhookRequest.encode(message.command.deleteWebhookMessage, writer.uint32(234).fork()).join();
         break;
     }
     return writer;
@@ -371,6 +425,90 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
             message.command = { $case: 'flush', flush: FlushChannel.decode(reader, reader.uint32()) };
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.command = { $case: 'createWebhook', createWebhook: WebhookRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.command = { $case: 'listWebhooks', listWebhooks: WebhookRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.command = { $case: 'getWebhook', getWebhook: WebhookRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.command = { $case: 'updateWebhook', updateWebhook: WebhookRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.command = { $case: 'deleteWebhook', deleteWebhook: WebhookRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.command = {
+              $case: 'executeWebhook',
+              executeWebhook: WebhookRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.command = {
+              $case: 'getWebhookMessage',
+              getWebhookMessage: WebhookRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.command = {
+              $case: 'editWebhookMessage',
+              editWebhookMessage: WebhookRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.command = {
+              $case: 'deleteWebhookMessage',
+              deleteWebhookMessage: WebhookRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -527,7 +665,177 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                                 object.flush,
                                                                               ),
                                                                             }
-                                                                          : undefined,
+                                                                          : isSet(object.createWebhook)
+                                                                            ? {
+                                                                                $case: 'createWebhook',
+                                                                                createWebhook: WebhookRequest.fromJSON(
+                                                                                  object.createWebhook,
+                                                                                ),
+                                                                              }
+                                                                            : isSet(object.create_webhook)
+                                                                              ? {
+                                                                                  $case: 'createWebhook',
+                                                                                  createWebhook:
+                                                                                    WebhookRequest.fromJSON(
+                                                                                      object.create_webhook,
+                                                                                    ),
+                                                                                }
+                                                                              : isSet(object.listWebhooks)
+                                                                                ? {
+                                                                                    $case: 'listWebhooks',
+                                                                                    listWebhooks:
+                                                                                      WebhookRequest.fromJSON(
+                                                                                        object.listWebhooks,
+                                                                                      ),
+                                                                                  }
+                                                                                : isSet(object.list_webhooks)
+                                                                                  ? {
+                                                                                      $case: 'listWebhooks',
+                                                                                      listWebhooks:
+                                                                                        WebhookRequest.fromJSON(
+                                                                                          object.list_webhooks,
+                                                                                        ),
+                                                                                    }
+                                                                                  : isSet(object.getWebhook)
+                                                                                    ? {
+                                                                                        $case: 'getWebhook',
+                                                                                        getWebhook:
+                                                                                          WebhookRequest.fromJSON(
+                                                                                            object.getWebhook,
+                                                                                          ),
+                                                                                      }
+                                                                                    : isSet(object.get_webhook)
+                                                                                      ? {
+                                                                                          $case: 'getWebhook',
+                                                                                          getWebhook:
+                                                                                            WebhookRequest.fromJSON(
+                                                                                              object.get_webhook,
+                                                                                            ),
+                                                                                        }
+                                                                                      : isSet(object.updateWebhook)
+                                                                                        ? {
+                                                                                            $case: 'updateWebhook',
+                                                                                            updateWebhook:
+                                                                                              WebhookRequest.fromJSON(
+                                                                                                object.updateWebhook,
+                                                                                              ),
+                                                                                          }
+                                                                                        : isSet(object.update_webhook)
+                                                                                          ? {
+                                                                                              $case: 'updateWebhook',
+                                                                                              updateWebhook:
+                                                                                                WebhookRequest.fromJSON(
+                                                                                                  object.update_webhook,
+                                                                                                ),
+                                                                                            }
+                                                                                          : isSet(object.deleteWebhook)
+                                                                                            ? {
+                                                                                                $case: 'deleteWebhook',
+                                                                                                deleteWebhook:
+                                                                                                  WebhookRequest.fromJSON(
+                                                                                                    object.deleteWebhook,
+                                                                                                  ),
+                                                                                              }
+                                                                                            : isSet(
+                                                                                                  object.delete_webhook,
+                                                                                                )
+                                                                                              ? {
+                                                                                                  $case:
+                                                                                                    'deleteWebhook',
+                                                                                                  deleteWebhook:
+                                                                                                    WebhookRequest.fromJSON(
+                                                                                                      object.delete_webhook,
+                                                                                                    ),
+                                                                                                }
+                                                                                              : isSet(
+                                                                                                    object.executeWebhook,
+                                                                                                  )
+                                                                                                ? {
+                                                                                                    $case:
+                                                                                                      'executeWebhook',
+                                                                                                    executeWebhook:
+                                                                                                      WebhookRequest.fromJSON(
+                                                                                                        object.executeWebhook,
+                                                                                                      ),
+                                                                                                  }
+                                                                                                : isSet(
+                                                                                                      object.execute_webhook,
+                                                                                                    )
+                                                                                                  ? {
+                                                                                                      $case:
+                                                                                                        'executeWebhook',
+                                                                                                      executeWebhook:
+                                                                                                        WebhookRequest.fromJSON(
+                                                                                                          object.execute_webhook,
+                                                                                                        ),
+                                                                                                    }
+                                                                                                  : isSet(
+                                                                                                        object.getWebhookMessage,
+                                                                                                      )
+                                                                                                    ? {
+                                                                                                        $case:
+                                                                                                          'getWebhookMessage',
+                                                                                                        getWebhookMessage:
+                                                                                                          WebhookRequest.fromJSON(
+                                                                                                            object.getWebhookMessage,
+                                                                                                          ),
+                                                                                                      }
+                                                                                                    : isSet(
+                                                                                                          object.get_webhook_message,
+                                                                                                        )
+                                                                                                      ? {
+                                                                                                          $case:
+                                                                                                            'getWebhookMessage',
+                                                                                                          getWebhookMessage:
+                                                                                                            WebhookRequest.fromJSON(
+                                                                                                              object.get_webhook_message,
+                                                                                                            ),
+                                                                                                        }
+                                                                                                      : isSet(
+                                                                                                            object.editWebhookMessage,
+                                                                                                          )
+                                                                                                        ? {
+                                                                                                            $case:
+                                                                                                              'editWebhookMessage',
+                                                                                                            editWebhookMessage:
+                                                                                                              WebhookRequest.fromJSON(
+                                                                                                                object.editWebhookMessage,
+                                                                                                              ),
+                                                                                                          }
+                                                                                                        : isSet(
+                                                                                                              object.edit_webhook_message,
+                                                                                                            )
+                                                                                                          ? {
+                                                                                                              $case:
+                                                                                                                'editWebhookMessage',
+                                                                                                              editWebhookMessage:
+                                                                                                                WebhookRequest.fromJSON(
+                                                                                                                  object.edit_webhook_message,
+                                                                                                                ),
+                                                                                                            }
+                                                                                                          : isSet(
+                                                                                                                object.deleteWebhookMessage,
+                                                                                                              )
+                                                                                                            ? {
+                                                                                                                $case:
+                                                                                                                  'deleteWebhookMessage',
+                                                                                                                deleteWebhookMessage:
+                                                                                                                  WebhookRequest.fromJSON(
+                                                                                                                    object.deleteWebhookMessage,
+                                                                                                                  ),
+                                                                                                              }
+                                                                                                            : isSet(
+                                                                                                                  object.delete_webhook_message,
+                                                                                                                )
+                                                                                                              ? {
+                                                                                                                  $case:
+                                                                                                                    'deleteWebhookMessage',
+                                                                                                                  deleteWebhookMessage:
+                                                                                                                    WebhookRequest.fromJSON(
+                                                                                                                      object.delete_webhook_message,
+                                                                                                                    ),
+                                                                                                                }
+                                                                                                              : undefined,
     };
   },
 
@@ -573,6 +881,24 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.locate = ChannelBodyRequest.toJSON(message.command.locate);
     } else if (message.command?.$case === 'flush') {
       obj.flush = FlushChannel.toJSON(message.command.flush);
+    } else if (message.command?.$case === 'createWebhook') {
+      obj.createWebhook = WebhookRequest.toJSON(message.command.createWebhook);
+    } else if (message.command?.$case === 'listWebhooks') {
+      obj.listWebhooks = WebhookRequest.toJSON(message.command.listWebhooks);
+    } else if (message.command?.$case === 'getWebhook') {
+      obj.getWebhook = WebhookRequest.toJSON(message.command.getWebhook);
+    } else if (message.command?.$case === 'updateWebhook') {
+      obj.updateWebhook = WebhookRequest.toJSON(message.command.updateWebhook);
+    } else if (message.command?.$case === 'deleteWebhook') {
+      obj.deleteWebhook = WebhookRequest.toJSON(message.command.deleteWebhook);
+    } else if (message.command?.$case === 'executeWebhook') {
+      obj.executeWebhook = WebhookRequest.toJSON(message.command.executeWebhook);
+    } else if (message.command?.$case === 'getWebhookMessage') {
+      obj.getWebhookMessage = WebhookRequest.toJSON(message.command.getWebhookMessage);
+    } else if (message.command?.$case === 'editWebhookMessage') {
+      obj.editWebhookMessage = WebhookRequest.toJSON(message.command.editWebhookMessage);
+    } else if (message.command?.$case === 'deleteWebhookMessage') {
+      obj.deleteWebhookMessage = WebhookRequest.toJSON(message.command.deleteWebhookMessage);
     }
     return obj;
   },
@@ -739,6 +1065,84 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       case 'flush': {
         if (object.command?.flush !== undefined && object.command?.flush !== null) {
           message.command = { $case: 'flush', flush: FlushChannel.fromPartial(object.command.flush) };
+        }
+        break;
+      }
+      case 'createWebhook': {
+        if (object.command?.createWebhook !== undefined && object.command?.createWebhook !== null) {
+          message.command = {
+            $case: 'createWebhook',
+            createWebhook: WebhookRequest.fromPartial(object.command.createWebhook),
+          };
+        }
+        break;
+      }
+      case 'listWebhooks': {
+        if (object.command?.listWebhooks !== undefined && object.command?.listWebhooks !== null) {
+          message.command = {
+            $case: 'listWebhooks',
+            listWebhooks: WebhookRequest.fromPartial(object.command.listWebhooks),
+          };
+        }
+        break;
+      }
+      case 'getWebhook': {
+        if (object.command?.getWebhook !== undefined && object.command?.getWebhook !== null) {
+          message.command = { $case: 'getWebhook', getWebhook: WebhookRequest.fromPartial(object.command.getWebhook) };
+        }
+        break;
+      }
+      case 'updateWebhook': {
+        if (object.command?.updateWebhook !== undefined && object.command?.updateWebhook !== null) {
+          message.command = {
+            $case: 'updateWebhook',
+            updateWebhook: WebhookRequest.fromPartial(object.command.updateWebhook),
+          };
+        }
+        break;
+      }
+      case 'deleteWebhook': {
+        if (object.command?.deleteWebhook !== undefined && object.command?.deleteWebhook !== null) {
+          message.command = {
+            $case: 'deleteWebhook',
+            deleteWebhook: WebhookRequest.fromPartial(object.command.deleteWebhook),
+          };
+        }
+        break;
+      }
+      case 'executeWebhook': {
+        if (object.command?.executeWebhook !== undefined && object.command?.executeWebhook !== null) {
+          message.command = {
+            $case: 'executeWebhook',
+            executeWebhook: WebhookRequest.fromPartial(object.command.executeWebhook),
+          };
+        }
+        break;
+      }
+      case 'getWebhookMessage': {
+        if (object.command?.getWebhookMessage !== undefined && object.command?.getWebhookMessage !== null) {
+          message.command = {
+            $case: 'getWebhookMessage',
+            getWebhookMessage: WebhookRequest.fromPartial(object.command.getWebhookMessage),
+          };
+        }
+        break;
+      }
+      case 'editWebhookMessage': {
+        if (object.command?.editWebhookMessage !== undefined && object.command?.editWebhookMessage !== null) {
+          message.command = {
+            $case: 'editWebhookMessage',
+            editWebhookMessage: WebhookRequest.fromPartial(object.command.editWebhookMessage),
+          };
+        }
+        break;
+      }
+      case 'deleteWebhookMessage': {
+        if (object.command?.deleteWebhookMessage !== undefined && object.command?.deleteWebhookMessage !== null) {
+          message.command = {
+            $case: 'deleteWebhookMessage',
+            deleteWebhookMessage: WebhookRequest.fromPartial(object.command.deleteWebhookMessage),
+          };
         }
         break;
       }
@@ -1692,6 +2096,184 @@ export const FlushChannel: MessageFns<FlushChannel> = {
   },
   fromPartial(_: DeepPartial<FlushChannel>): FlushChannel {
     const message = createBaseFlushChannel();
+    return message;
+  },
+};
+
+function createBaseWebhookRequest(): WebhookRequest {
+  return { caller: undefined, webhookId: '', token: '', body: '', wait: false, messageId: '', userJson: '' };
+}
+
+export const WebhookRequest: MessageFns<WebhookRequest> = {
+  encode(message: WebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.webhookId !== '') {
+      writer.uint32(18).string(message.webhookId);
+    }
+    if (message.token !== '') {
+      writer.uint32(26).string(message.token);
+    }
+    if (message.body !== '') {
+      writer.uint32(34).string(message.body);
+    }
+    if (message.wait !== false) {
+      writer.uint32(40).bool(message.wait);
+    }
+    if (message.messageId !== '') {
+      writer.uint32(50).string(message.messageId);
+    }
+    if (message.userJson !== '') {
+      writer.uint32(58).string(message.userJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.webhookId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.wait = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.userJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.String(object.webhookId)
+        : isSet(object.webhook_id)
+          ? globalThis.String(object.webhook_id)
+          : '',
+      token: isSet(object.token) ? globalThis.String(object.token) : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      wait: isSet(object.wait) ? globalThis.Boolean(object.wait) : false,
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+          ? globalThis.String(object.message_id)
+          : '',
+      userJson: isSet(object.userJson)
+        ? globalThis.String(object.userJson)
+        : isSet(object.user_json)
+          ? globalThis.String(object.user_json)
+          : '',
+    };
+  },
+
+  toJSON(message: WebhookRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.webhookId !== '') {
+      obj.webhookId = message.webhookId;
+    }
+    if (message.token !== '') {
+      obj.token = message.token;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.wait !== false) {
+      obj.wait = message.wait;
+    }
+    if (message.messageId !== '') {
+      obj.messageId = message.messageId;
+    }
+    if (message.userJson !== '') {
+      obj.userJson = message.userJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookRequest>): WebhookRequest {
+    return WebhookRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookRequest>): WebhookRequest {
+    const message = createBaseWebhookRequest();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.webhookId = object.webhookId ?? '';
+    message.token = object.token ?? '';
+    message.body = object.body ?? '';
+    message.wait = object.wait ?? false;
+    message.messageId = object.messageId ?? '';
+    message.userJson = object.userJson ?? '';
     return message;
   },
 };

@@ -74,7 +74,9 @@ export interface UserCommand {
     | { $case: 'deleteAccount'; deleteAccount: UserBodyRequest }
     | { $case: 'enableTotp'; enableTotp: UserBodyRequest }
     | { $case: 'disableTotp'; disableTotp: UserBodyRequest }
-    | { $case: 'getBackupCodes'; getBackupCodes: UserBodyRequest }
+    | { $case: 'getBackupCodes'; getBackupCodes: UserBodyRequest } //
+    /** Application (slash) commands: the caller must own the application or be its bot. */
+    | { $case: 'applicationCommands'; applicationCommands: ApplicationCommandRequest }
     | undefined;
 }
 
@@ -85,7 +87,9 @@ export interface UserReply {
     | {
         $case: 'authenticated';
         authenticated: AuthenticateReply;
-      }
+      } //
+    /** A JSON document of an entity this request created (the edge answers 201, not 200). */
+    | { $case: 'created'; created: Json }
     | undefined;
 }
 
@@ -129,6 +133,19 @@ export interface GuildMembership {
 export interface ApplicationTarget {
   caller?: Caller | undefined;
   applicationId: string;
+  body: string;
+}
+
+/** One application-command route: op is list | create | overwrite | get | edit | delete. */
+export interface ApplicationCommandRequest {
+  caller?: Caller | undefined;
+  applicationId: string;
+  /** The guild of guild commands; empty for global commands. */
+  guildId: string;
+  /** get, edit and delete only. */
+  commandId: string;
+  op: string;
+  /** create, overwrite and edit: the validated JSON body. */
   body: string;
 }
 
@@ -298,6 +315,9 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'getBackupCodes':
         UserBodyRequest.encode(message.command.getBackupCodes, writer.uint32(346).fork()).join();
+        break;
+      case 'applicationCommands':
+        ApplicationCommandRequest.encode(message.command.applicationCommands, writer.uint32(354).fork()).join();
         break;
     }
     return writer;
@@ -698,6 +718,17 @@ export const UserCommand: MessageFns<UserCommand> = {
             message.command = {
               $case: 'getBackupCodes',
               getBackupCodes: UserBodyRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 44: {
+            if (tag !== 354) {
+              break;
+            }
+
+            message.command = {
+              $case: 'applicationCommands',
+              applicationCommands: ApplicationCommandRequest.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -1327,7 +1358,29 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                                                                                                                             object.get_backup_codes,
                                                                                                                                                                           ),
                                                                                                                                                                       }
-                                                                                                                                                                    : undefined,
+                                                                                                                                                                    : isSet(
+                                                                                                                                                                          object.applicationCommands,
+                                                                                                                                                                        )
+                                                                                                                                                                      ? {
+                                                                                                                                                                          $case:
+                                                                                                                                                                            'applicationCommands',
+                                                                                                                                                                          applicationCommands:
+                                                                                                                                                                            ApplicationCommandRequest.fromJSON(
+                                                                                                                                                                              object.applicationCommands,
+                                                                                                                                                                            ),
+                                                                                                                                                                        }
+                                                                                                                                                                      : isSet(
+                                                                                                                                                                            object.application_commands,
+                                                                                                                                                                          )
+                                                                                                                                                                        ? {
+                                                                                                                                                                            $case:
+                                                                                                                                                                              'applicationCommands',
+                                                                                                                                                                            applicationCommands:
+                                                                                                                                                                              ApplicationCommandRequest.fromJSON(
+                                                                                                                                                                                object.application_commands,
+                                                                                                                                                                              ),
+                                                                                                                                                                          }
+                                                                                                                                                                        : undefined,
     };
   },
 
@@ -1415,6 +1468,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.disableTotp = UserBodyRequest.toJSON(message.command.disableTotp);
     } else if (message.command?.$case === 'getBackupCodes') {
       obj.getBackupCodes = UserBodyRequest.toJSON(message.command.getBackupCodes);
+    } else if (message.command?.$case === 'applicationCommands') {
+      obj.applicationCommands = ApplicationCommandRequest.toJSON(message.command.applicationCommands);
     }
     return obj;
   },
@@ -1746,6 +1801,15 @@ export const UserCommand: MessageFns<UserCommand> = {
         }
         break;
       }
+      case 'applicationCommands': {
+        if (object.command?.applicationCommands !== undefined && object.command?.applicationCommands !== null) {
+          message.command = {
+            $case: 'applicationCommands',
+            applicationCommands: ApplicationCommandRequest.fromPartial(object.command.applicationCommands),
+          };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -1766,6 +1830,9 @@ export const UserReply: MessageFns<UserReply> = {
         break;
       case 'authenticated':
         AuthenticateReply.encode(message.reply.authenticated, writer.uint32(26).fork()).join();
+        break;
+      case 'created':
+        Json.encode(message.reply.created, writer.uint32(42).fork()).join();
         break;
     }
     return writer;
@@ -1811,6 +1878,14 @@ export const UserReply: MessageFns<UserReply> = {
             };
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reply = { $case: 'created', created: Json.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1831,7 +1906,9 @@ export const UserReply: MessageFns<UserReply> = {
           ? { $case: 'empty', empty: Empty.fromJSON(object.empty) }
           : isSet(object.authenticated)
             ? { $case: 'authenticated', authenticated: AuthenticateReply.fromJSON(object.authenticated) }
-            : undefined,
+            : isSet(object.created)
+              ? { $case: 'created', created: Json.fromJSON(object.created) }
+              : undefined,
     };
   },
 
@@ -1843,6 +1920,8 @@ export const UserReply: MessageFns<UserReply> = {
       obj.empty = Empty.toJSON(message.reply.empty);
     } else if (message.reply?.$case === 'authenticated') {
       obj.authenticated = AuthenticateReply.toJSON(message.reply.authenticated);
+    } else if (message.reply?.$case === 'created') {
+      obj.created = Json.toJSON(message.reply.created);
     }
     return obj;
   },
@@ -1871,6 +1950,12 @@ export const UserReply: MessageFns<UserReply> = {
             $case: 'authenticated',
             authenticated: AuthenticateReply.fromPartial(object.reply.authenticated),
           };
+        }
+        break;
+      }
+      case 'created': {
+        if (object.reply?.created !== undefined && object.reply?.created !== null) {
+          message.reply = { $case: 'created', created: Json.fromPartial(object.reply.created) };
         }
         break;
       }
@@ -2581,6 +2666,168 @@ export const ApplicationTarget: MessageFns<ApplicationTarget> = {
     message.caller =
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.applicationId = object.applicationId ?? '';
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseApplicationCommandRequest(): ApplicationCommandRequest {
+  return { caller: undefined, applicationId: '', guildId: '', commandId: '', op: '', body: '' };
+}
+
+export const ApplicationCommandRequest: MessageFns<ApplicationCommandRequest> = {
+  encode(message: ApplicationCommandRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.applicationId !== '') {
+      writer.uint32(18).string(message.applicationId);
+    }
+    if (message.guildId !== '') {
+      writer.uint32(26).string(message.guildId);
+    }
+    if (message.commandId !== '') {
+      writer.uint32(34).string(message.commandId);
+    }
+    if (message.op !== '') {
+      writer.uint32(42).string(message.op);
+    }
+    if (message.body !== '') {
+      writer.uint32(50).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplicationCommandRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplicationCommandRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.guildId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.commandId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.op = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplicationCommandRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
+      guildId: isSet(object.guildId)
+        ? globalThis.String(object.guildId)
+        : isSet(object.guild_id)
+          ? globalThis.String(object.guild_id)
+          : '',
+      commandId: isSet(object.commandId)
+        ? globalThis.String(object.commandId)
+        : isSet(object.command_id)
+          ? globalThis.String(object.command_id)
+          : '',
+      op: isSet(object.op) ? globalThis.String(object.op) : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: ApplicationCommandRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
+    if (message.guildId !== '') {
+      obj.guildId = message.guildId;
+    }
+    if (message.commandId !== '') {
+      obj.commandId = message.commandId;
+    }
+    if (message.op !== '') {
+      obj.op = message.op;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ApplicationCommandRequest>): ApplicationCommandRequest {
+    return ApplicationCommandRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApplicationCommandRequest>): ApplicationCommandRequest {
+    const message = createBaseApplicationCommandRequest();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.applicationId = object.applicationId ?? '';
+    message.guildId = object.guildId ?? '';
+    message.commandId = object.commandId ?? '';
+    message.op = object.op ?? '';
     message.body = object.body ?? '';
     return message;
   },

@@ -1,0 +1,51 @@
+import type { Router } from '@koa/router';
+import type { SchemaName } from '../../schemas/index.js';
+import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { bodyFor, requireCaller, sendJson, sendReply, snowflakeParam } from '../routeKit.js';
+import { askUser } from './userRouteKit.js';
+
+type Op = 'list' | 'create' | 'overwrite' | 'get' | 'edit' | 'delete';
+
+/** The body schema of each op that takes one. */
+const BODY: Partial<Record<Op, SchemaName>> = {
+  create: 'ApplicationCommandCreateSchema',
+  overwrite: 'ApplicationCommandBulkSchema',
+  edit: 'ApplicationCommandEditSchema',
+};
+
+/**
+ * One application-command route: validated at the edge, then served by the caller's own User actor
+ * (which checks that the caller owns the application or is its bot). POST answers 201 for a new
+ * command and 200 when it replaced one of the same name (Discord's upsert).
+ */
+function commandRoute(deps: EdgeDeps, op: Op) {
+  return async (ctx: EdgeContext): Promise<void> => {
+    const caller = await requireCaller(ctx, deps);
+    const applicationId = snowflakeParam(ctx, 'applicationId');
+    const guildId = ctx.params['guildId'] === undefined ? '' : snowflakeParam(ctx, 'guildId');
+    const commandId = ctx.params['commandId'] === undefined ? '' : snowflakeParam(ctx, 'commandId');
+    const schema = BODY[op];
+    const body = schema === undefined ? '' : bodyFor(ctx, schema);
+    const reply = await askUser(deps, caller.userId, {
+      $case: 'applicationCommands',
+      applicationCommands: { caller, applicationId, guildId, commandId, op, body },
+    });
+    if (reply.reply?.$case === 'created') sendJson(ctx, reply.reply.created.json, 201);
+    else sendReply(ctx, reply);
+  };
+}
+
+/** Global and guild application (slash) commands of an application. */
+export function applicationCommandRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  for (const base of [
+    '/applications/:applicationId/commands',
+    '/applications/:applicationId/guilds/:guildId/commands',
+  ]) {
+    router.get(base, commandRoute(deps, 'list'));
+    router.post(base, commandRoute(deps, 'create'));
+    router.put(base, commandRoute(deps, 'overwrite'));
+    router.get(`${base}/:commandId`, commandRoute(deps, 'get'));
+    router.patch(`${base}/:commandId`, commandRoute(deps, 'edit'));
+    router.delete(`${base}/:commandId`, commandRoute(deps, 'delete'));
+  }
+}
