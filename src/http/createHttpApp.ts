@@ -17,8 +17,8 @@ import { ROUTE_MODULES } from './routes/index.js';
  */
 const VERSIONED = /^\/api\/v(\d+)(?=\/|$)/;
 
-/** Where orchestrators and clients look for liveness (Spacebar's client polls /api/-/healthz). */
-const HEALTH_PATHS = new Set(['/health', '/healthz', '/readyz', '/api/health', '/api/-/healthz', '/api/-/readyz']);
+/** Where orchestrators and clients look for liveness (Spacebar's client polls /api/v9/-/healthz). */
+const HEALTH_PATH = /^(\/api(\/v\d+)?)?(\/-)?\/(health|healthz|readyz)$/;
 
 /** Builds the Koa app: error mapping first, CORS, body reading, rate limits, then one router per resource. */
 export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
@@ -41,7 +41,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   });
   app.use(async (ctx, next) => {
     // Health answers without auth or rate limits, for load balancers and orchestrators.
-    if (!HEALTH_PATHS.has(ctx.path)) {
+    if (!HEALTH_PATH.test(ctx.path)) {
       await next();
       return;
     }

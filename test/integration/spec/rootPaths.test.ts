@@ -59,7 +59,7 @@ describe('health and default avatars at the root', () => {
   after(() => server.stop());
 
   it('answers the health paths orchestrators and Spacebar clients poll', async () => {
-    for (const path of ['/health', '/healthz', '/readyz', '/api/-/healthz', '/api/-/readyz']) {
+    for (const path of ['/health', '/healthz', '/readyz', '/api/-/healthz', '/api/v9/-/healthz', '/api/v9/-/readyz']) {
       const report = await getJson<{ status: string }>(`${root}${path}`);
       assert.equal(report.status, 'ok', path);
     }
