@@ -9,8 +9,8 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** How a Spacebar client finds an instance from its bare address (both discovery versions). */
-describe('Spacebar instance discovery', () => {
+/** The paths outside /api: instance discovery (both Spacebar versions), health checks, default avatars. */
+describe('root paths', () => {
   let server: TestServer;
   let root: string;
 
@@ -46,17 +46,6 @@ describe('Spacebar instance discovery', () => {
     const ping = await getJson<{ ping: string }>(`${client.api.baseUrl}/api/v${client.api.apiVersions.default}/ping`);
     assert.equal(ping.ping, 'pong!');
   });
-});
-
-describe('health and default avatars at the root', () => {
-  let server: TestServer;
-  let root: string;
-
-  before(async () => {
-    server = await startTestServer();
-    root = server.api.replace(/\/api\/v10$/, '');
-  });
-  after(() => server.stop());
 
   it('answers the health paths orchestrators and Spacebar clients poll', async () => {
     for (const path of ['/health', '/healthz', '/readyz', '/api/-/healthz', '/api/v9/-/healthz', '/api/v9/-/readyz']) {
