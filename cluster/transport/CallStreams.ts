@@ -20,7 +20,7 @@ interface Peer {
 }
 
 /** A batch is written early once it holds this many calls (keeps one message well under the size cap). */
-const FLUSH_AT_CALLS = 1_000;
+const FLUSH_AT_CALLS = 256;
 
 /**
  * Asks and tells to other nodes over one long-lived Exchange stream per node. Calls issued during one

@@ -6,6 +6,9 @@ import { encodeAppError } from './errorCodec.js';
 import type { LocalNode } from './LocalNode.js';
 import { serveCall } from './serveCall.js';
 
+/** A batch is written early once it holds this many results (replies can be large; one message is capped). */
+const FLUSH_AT_RESULTS = 100;
+
 /**
  * Serves one Exchange stream: each Call of a CallBatch is handled exactly like a unary Deliver or
  * Tell (serveCall), and the Results produced during one turn of the event loop go back as one
@@ -35,6 +38,7 @@ export function serveExchange(
   const answer = (result: Result): void => {
     if (results.length === 0) setImmediate(flush);
     results.push(result);
+    if (results.length >= FLUSH_AT_RESULTS) flush();
   };
   const fail = (id: string, error: unknown, actor: string | undefined): void => {
     if (toAppError(error).kind === 'internal')
