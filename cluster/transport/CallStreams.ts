@@ -7,7 +7,19 @@ import type { GrpcClientPool } from './GrpcClientPool.js';
 /** How one call ends: a reply (undefined for a one-way call's acknowledgement) or an AppError. */
 export type Settle = (error: AppError | undefined, reply?: Reply) => void;
 
+/** Sends one call the old way, as a unary Deliver or Tell (a peer of a version without Exchange). */
+export type UnaryCall = (
+  nodeId: string,
+  envelope: Envelope,
+  oneWay: boolean,
+  deadlineAtMs: number,
+  settle: Settle,
+) => void;
+
 interface Pending {
+  readonly envelope: Envelope;
+  readonly oneWay: boolean;
+  readonly deadlineAtMs: number;
   readonly settle: Settle;
   readonly timer: ReturnType<typeof setTimeout>;
 }
@@ -27,18 +39,28 @@ const FLUSH_AT_CALLS = 256;
  * turn of the event loop are written as one CallBatch, and each Result settles its call by id. A
  * call whose deadline passes is settled with the ServiceUnavailableError a unary call gets for
  * DEADLINE_EXCEEDED; when the stream fails or ends, every call pending on it is settled with the
- * transport failure (as a unary call's UNAVAILABLE), and the next call opens a new stream.
+ * transport failure (as a unary call's UNAVAILABLE), and the next call opens a new stream. A peer
+ * of a previous version answers UNIMPLEMENTED: its pending calls and all later ones go by `unary`.
  */
 export class CallStreams {
   readonly #peers = new Map<string, Peer>();
   readonly #dirty = new Set<Peer>();
+  /** Peers without the Exchange method (a rolling upgrade in progress). */
+  readonly #unaryPeers = new Set<string>();
   #nextId = 0;
   #flushScheduled = false;
 
-  constructor(private readonly clients: GrpcClientPool) {}
+  constructor(
+    private readonly clients: GrpcClientPool,
+    private readonly unary: UnaryCall,
+  ) {}
 
   /** Sends `envelope` to `nodeId`; `settle` runs once, with its Result, the deadline or the stream's end. */
   call(nodeId: string, envelope: Envelope, oneWay: boolean, deadlineAtMs: number, settle: Settle): void {
+    if (this.#unaryPeers.has(nodeId)) {
+      this.unary(nodeId, envelope, oneWay, deadlineAtMs, settle);
+      return;
+    }
     const peer = this.#peers.get(nodeId) ?? this.#open(nodeId);
     const id = String((this.#nextId += 1));
     const timer = setTimeout(
@@ -47,7 +69,7 @@ export class CallStreams {
       },
       Math.max(0, deadlineAtMs - Date.now()),
     );
-    peer.pending.set(id, { settle, timer });
+    peer.pending.set(id, { envelope, oneWay, deadlineAtMs, settle, timer });
     peer.queued.push({ id, envelope, oneWay });
     if (peer.queued.length >= FLUSH_AT_CALLS) this.#write(peer);
     else this.#dirty.add(peer);
@@ -61,6 +83,7 @@ export class CallStreams {
 
   /** Cuts the stream to one node (it left the view); its pending calls fail as a lost connection. */
   end(nodeId: string): void {
+    this.#unaryPeers.delete(nodeId);
     this.#peers.get(nodeId)?.stream.cancel();
   }
 
@@ -101,9 +124,12 @@ export class CallStreams {
           : fromServiceError(ended, nodeId);
       const pending = [...peer.pending.values()];
       peer.pending.clear();
-      for (const { settle, timer } of pending) {
-        clearTimeout(timer);
-        settle(error);
+      const older = ended.code === status.UNIMPLEMENTED;
+      if (older) this.#unaryPeers.add(nodeId);
+      for (const call of pending) {
+        clearTimeout(call.timer);
+        if (older) this.unary(nodeId, call.envelope, call.oneWay, call.deadlineAtMs, call.settle);
+        else call.settle(error);
       }
     });
     return peer;

@@ -1,6 +1,7 @@
-import { Metadata, type ChannelOptions } from '@grpc/grpc-js';
+import { Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import type { ActorKind, CommandOf, ReplyOf } from '../../actors/runtime/ActorKind.js';
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import type { Reply } from '../../proto/gen/chorus/v1/node.js';
 import { toAppError, type AppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
 import { CallStreams } from './CallStreams.js';
@@ -40,7 +41,14 @@ export class GrpcTransport implements RemoteTransport {
   constructor(options: GrpcTransportOptions) {
     this.#log = options.log;
     this.#clients = new GrpcClientPool(options.channelOptions);
-    this.#calls = new CallStreams(this.#clients);
+    this.#calls = new CallStreams(this.#clients, (nodeId, envelope, oneWay, deadline, settle) => {
+      const back = (error: ServiceError | null, reply?: Reply): void => {
+        settle(error ? fromServiceError(error, nodeId) : undefined, reply);
+      };
+      const client = this.#clients.get(nodeId);
+      if (oneWay) client.tell(envelope, new Metadata(), { deadline }, back);
+      else client.deliver(envelope, new Metadata(), { deadline }, back);
+    });
     this.#edges = new EdgeStreams(this.#clients, options.log);
     this.#sendDeadlineMs = options.sendDeadlineMs ?? DEFAULT_SEND_DEADLINE_MS;
     this.#ringVersion = options.ringVersion ?? (() => 0);
