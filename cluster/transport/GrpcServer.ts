@@ -2,24 +2,28 @@ import {
   Server,
   ServerCredentials,
   type sendUnaryData,
+  type ServerDuplexStream,
   type ServerReadableStream,
   type ServerUnaryCall,
 } from '@grpc/grpc-js';
 import type { Empty } from '../../proto/gen/chorus/v1/common.js';
 import {
   NodeServiceService,
+  type CallBatch,
   type EdgeFramesBatch,
   type Envelope,
   type NodeServiceServer,
   type Reply,
+  type ResultBatch,
   type SessionBatch,
 } from '../../proto/gen/chorus/v1/node.js';
-import { InternalError, ServiceUnavailableError, toAppError, WrongOwnerError } from '../../src/domain/errors.js';
+import { InternalError, ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
-import { openEnvelope, replyOf, type OpenedEnvelope } from './envelopeCodec.js';
 import { toStatus } from './errorCodec.js';
+import { serveExchange } from './ExchangeServer.js';
 import { SERVER_OPTIONS } from './grpcOptions.js';
 import type { LocalNode } from './LocalNode.js';
+import { serveCall } from './serveCall.js';
 
 /** Where the node's gRPC server listens. */
 export interface NodeServerOptions {
@@ -98,30 +102,22 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
     deliver(call: ServerUnaryCall<Envelope, Reply>, callback: sendUnaryData<Reply>): void {
       const node = nodeFor(callback, 'deliver');
       if (!node) return;
-      let request: OpenedEnvelope;
-      try {
-        request = openEnvelope(call.request);
-        assertOwner(node, request);
-      } catch (error) {
-        fail(callback, 'deliver', error, call.request.actorId);
-        return;
-      }
       // The caller gave up already (deadline or cancel): do not start work nobody waits for.
       if (call.cancelled) return;
-      const { kind, key, command } = request;
+      const actor = call.request.actorId;
       let reply;
       try {
-        reply = node.askLocal(kind, key, command);
+        reply = serveCall(node, call.request, false);
       } catch (error) {
-        fail(callback, 'deliver', error, `${kind}:${key}`);
+        fail(callback, 'deliver', error, actor);
         return;
       }
-      reply.then(
+      reply?.then(
         (value) => {
-          callback(null, replyOf(kind, value));
+          callback(null, value);
         },
         (error: unknown) => {
-          fail(callback, 'deliver', error, `${kind}:${key}`);
+          fail(callback, 'deliver', error, actor);
         },
       );
     },
@@ -130,12 +126,15 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       const node = nodeFor(callback, 'tell');
       if (!node) return;
       try {
-        const { kind, key, command } = openEnvelope(call.request);
-        node.tellLocal(kind, key, command);
+        serveCall(node, call.request, true);
         callback(null, EMPTY);
       } catch (error) {
         fail(callback, 'tell', error, call.request.actorId);
       }
+    },
+
+    exchange(call: ServerDuplexStream<CallBatch, ResultBatch>): void {
+      serveExchange(call, current, log);
     },
 
     fanOut(call: ServerUnaryCall<SessionBatch, Empty>, callback: sendUnaryData<Empty>): void {
@@ -170,13 +169,4 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       call.on('error', () => undefined);
     },
   };
-}
-
-function assertOwner(node: LocalNode, request: OpenedEnvelope): void {
-  const owner = node.ownerOf(request.kind, request.key);
-  if (owner !== node.nodeId) {
-    throw new WrongOwnerError(
-      `${request.kind}:${request.key} is owned by ${owner} under view ${node.ringVersion} (sender view ${request.ringVersion})`,
-    );
-  }
 }

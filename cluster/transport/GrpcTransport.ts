@@ -1,8 +1,10 @@
 import { Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
 import type { ActorKind, CommandOf, ReplyOf } from '../../actors/runtime/ActorKind.js';
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import type { Reply } from '../../proto/gen/chorus/v1/node.js';
 import { toAppError, type AppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
+import { CallStreams } from './CallStreams.js';
 import { EdgeStreams } from './EdgeStreams.js';
 import { envelopeOf, openReply } from './envelopeCodec.js';
 import { fromServiceError } from './errorCodec.js';
@@ -23,13 +25,14 @@ export interface GrpcTransportOptions {
 const DEFAULT_SEND_DEADLINE_MS = 5_000;
 
 /**
- * RemoteTransport over gRPC NodeService: asks are Deliver calls with a deadline, tells and fan-out
- * batches are unary calls with a short default deadline whose failures are logged (nobody awaits
- * them), and frames for an edge node go down one long-lived PushFrames stream per node. Messages
+ * RemoteTransport over gRPC NodeService: asks and tells travel on one long-lived Exchange stream per
+ * node, batched per event-loop turn (CallStreams; tells are acknowledged, with a short default
+ * deadline, and their failures logged), fan-out batches are unary calls with that deadline, and frames for an edge node go down one long-lived PushFrames stream per node. Messages
  * are the generated proto types, binary-encoded once by the generated serializers.
  */
 export class GrpcTransport implements RemoteTransport {
   readonly #clients: GrpcClientPool;
+  readonly #calls: CallStreams;
   readonly #edges: EdgeStreams;
   readonly #log: Logger;
   readonly #sendDeadlineMs: number;
@@ -38,12 +41,20 @@ export class GrpcTransport implements RemoteTransport {
   constructor(options: GrpcTransportOptions) {
     this.#log = options.log;
     this.#clients = new GrpcClientPool(options.channelOptions);
+    this.#calls = new CallStreams(this.#clients, (nodeId, envelope, oneWay, deadline, settle) => {
+      const back = (error: ServiceError | null, reply?: Reply): void => {
+        settle(error ? fromServiceError(error, nodeId) : undefined, reply);
+      };
+      const client = this.#clients.get(nodeId);
+      if (oneWay) client.tell(envelope, new Metadata(), { deadline }, back);
+      else client.deliver(envelope, new Metadata(), { deadline }, back);
+    });
     this.#edges = new EdgeStreams(this.#clients, options.log);
     this.#sendDeadlineMs = options.sendDeadlineMs ?? DEFAULT_SEND_DEADLINE_MS;
     this.#ringVersion = options.ringVersion ?? (() => 0);
   }
 
-  /** Deliver to the owner node; rejects with the remote AppError, or ServiceUnavailableError on transport failure. */
+  /** Asks the owner node over its Exchange stream; rejects with the remote AppError, or ServiceUnavailableError on transport failure. */
   ask<K extends ActorKind>(
     nodeId: string,
     kind: K,
@@ -54,13 +65,13 @@ export class GrpcTransport implements RemoteTransport {
     const deadline = Date.now() + deadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
     return new Promise<ReplyOf<K>>((resolve, reject) => {
-      this.#clients.get(nodeId).deliver(envelope, new Metadata(), { deadline }, (error, reply) => {
+      this.#calls.call(nodeId, envelope, false, deadline, (error, reply) => {
         if (error) {
-          reject(fromServiceError(error, nodeId));
+          reject(error);
           return;
         }
         try {
-          resolve(openReply(kind, reply));
+          resolve(openReply(kind, reply ?? {}));
         } catch (mismatch) {
           reject(toAppError(mismatch));
         }
@@ -68,7 +79,7 @@ export class GrpcTransport implements RemoteTransport {
     });
   }
 
-  /** One-way message to an actor on another node; a failure is logged, not thrown. */
+  /** One-way message to an actor on another node; `done` runs once the node acknowledged it, or with the failure (logged). */
   tell<K extends ActorKind>(
     nodeId: string,
     kind: K,
@@ -78,9 +89,9 @@ export class GrpcTransport implements RemoteTransport {
   ): void {
     const deadline = Date.now() + this.#sendDeadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
-    this.#clients.get(nodeId).tell(envelope, new Metadata(), { deadline }, (error) => {
+    this.#calls.call(nodeId, envelope, true, deadline, (error) => {
       if (error) this.#dropped('remote_tell_failed', nodeId, error, `${kind}:${key}`);
-      done?.(error ? fromServiceError(error, nodeId) : undefined);
+      done?.(error);
     });
   }
 
@@ -96,8 +107,9 @@ export class GrpcTransport implements RemoteTransport {
     // The encoder only reads `sessionIds`, so the caller's array goes out without a copy.
     const batch = { event, sessionIds: sessionIds as string[], source };
     this.#clients.get(nodeId).fanOut(batch, new Metadata(), { deadline }, (error) => {
-      if (error) this.#dropped('remote_fanout_failed', nodeId, error, event.event, sessionIds.length);
-      done?.(error ? fromServiceError(error, nodeId) : undefined);
+      const failure = error ? fromServiceError(error, nodeId) : undefined;
+      if (failure) this.#dropped('remote_fanout_failed', nodeId, failure, event.event, sessionIds.length);
+      done?.(failure);
     });
   }
 
@@ -108,18 +120,19 @@ export class GrpcTransport implements RemoteTransport {
 
   /** Forgets a node that left the view: ends its frame stream and closes its channel. */
   forget(nodeId: string): void {
+    this.#calls.end(nodeId);
     this.#edges.end(nodeId);
     this.#clients.drop(nodeId);
   }
 
   /** Ends every stream and closes every channel (node shutdown). */
   close(): void {
+    this.#calls.close();
     this.#edges.close();
     this.#clients.close();
   }
 
-  #dropped(event: string, nodeId: string, error: ServiceError, what: string, sessions?: number): void {
-    const err = fromServiceError(error, nodeId);
+  #dropped(event: string, nodeId: string, err: AppError, what: string, sessions?: number): void {
     this.#log.warn(event, { node: nodeId, target: what, sessions, kind: err.kind, err: err.message });
   }
 }

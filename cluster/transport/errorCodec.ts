@@ -97,11 +97,26 @@ export function toPayload(err: AppError): AppErrorPayload {
   return base;
 }
 
+/** Encodes anything thrown as the bytes that cross the wire (unknown values become InternalError). */
+export function encodeAppError(thrown: unknown): Buffer {
+  return Buffer.from(JSON.stringify(toPayload(toAppError(thrown))));
+}
+
+/** Rebuilds the AppError from bytes `encodeAppError` made; unreadable bytes become InternalError. */
+export function decodeAppError(carried: Buffer | string): AppError {
+  try {
+    const text = typeof carried === 'string' ? carried : carried.toString('utf8');
+    return fromPayload(JSON.parse(text) as AppErrorPayload);
+  } catch (cause) {
+    return new InternalError({ cause });
+  }
+}
+
 /** Encodes anything thrown as a gRPC status (unknown values become InternalError). */
 export function toStatus(thrown: unknown): StatusObject {
   const err = toAppError(thrown);
   const metadata = new Metadata();
-  metadata.set(APP_ERROR_KEY, Buffer.from(JSON.stringify(toPayload(err))));
+  metadata.set(APP_ERROR_KEY, encodeAppError(err));
   return { code: GRPC_STATUS[err.kind], details: err.message, metadata };
 }
 
@@ -129,14 +144,7 @@ export function fromServiceError(thrown: unknown, peer = 'peer'): AppError {
   if (thrown instanceof AppError) return thrown;
   const failure = thrown as Partial<StatusObject> | null | undefined;
   const carried = failure?.metadata instanceof Metadata ? failure.metadata.get(APP_ERROR_KEY)[0] : undefined;
-  if (carried !== undefined) {
-    try {
-      const text = typeof carried === 'string' ? carried : carried.toString('utf8');
-      return fromPayload(JSON.parse(text) as AppErrorPayload);
-    } catch (cause) {
-      return new InternalError({ cause });
-    }
-  }
+  if (carried !== undefined) return decodeAppError(carried);
   const code = failure?.code;
   if (code !== undefined && TRANSPORT_FAILURES.has(code)) {
     return new ServiceUnavailableError(`${peer} unreachable: ${failure?.details ?? status[code]}`);

@@ -10,9 +10,11 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
   type ClientWritableStream,
+  type handleBidiStreamingCall,
   type handleClientStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
@@ -78,6 +80,38 @@ export interface EdgeFrames {
  */
 export interface EdgeFramesBatch {
   items: EdgeFrames[];
+}
+
+/** One actor request on an Exchange stream; `id` pairs it with its Result. */
+export interface Call {
+  id: string;
+  envelope?: Envelope | undefined;
+  /** A tell: the node acknowledges it with an empty Result once it took it (no reply awaited). */
+  oneWay: boolean;
+}
+
+/** Every Call issued to one node during one turn of the sender's event loop, in issue order. */
+export interface CallBatch {
+  calls: Call[];
+}
+
+/**
+ * An AppError crossing in-band: the same JSON payload errorCodec carries in the unary trailers, so
+ * the caller rebuilds the exact class (WrongOwnerError stays WrongOwnerError).
+ */
+export interface Failure {
+  appError: Buffer;
+}
+
+/** The outcome of one Call; neither case set acknowledges a one-way Call. */
+export interface Result {
+  id: string;
+  outcome?: { $case: 'reply'; reply: Reply } | { $case: 'failure'; failure: Failure } | undefined;
+}
+
+/** Every Result a node produced for one Exchange stream during one turn of its event loop. */
+export interface ResultBatch {
+  results: Result[];
 }
 
 function createBaseEnvelope(): Envelope {
@@ -710,6 +744,438 @@ export const EdgeFramesBatch: MessageFns<EdgeFramesBatch> = {
   },
 };
 
+function createBaseCall(): Call {
+  return { id: '0', envelope: undefined, oneWay: false };
+}
+
+export const Call: MessageFns<Call> = {
+  encode(message: Call, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '0') {
+      writer.uint32(8).uint64(message.id);
+    }
+    if (message.envelope !== undefined) {
+      Envelope.encode(message.envelope, writer.uint32(18).fork()).join();
+    }
+    if (message.oneWay !== false) {
+      writer.uint32(24).bool(message.oneWay);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Call {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.envelope = Envelope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.oneWay = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Call {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : '0',
+      envelope: isSet(object.envelope) ? Envelope.fromJSON(object.envelope) : undefined,
+      oneWay: isSet(object.oneWay)
+        ? globalThis.Boolean(object.oneWay)
+        : isSet(object.one_way)
+          ? globalThis.Boolean(object.one_way)
+          : false,
+    };
+  },
+
+  toJSON(message: Call): unknown {
+    const obj: any = {};
+    if (message.id !== '0') {
+      obj.id = message.id;
+    }
+    if (message.envelope !== undefined) {
+      obj.envelope = Envelope.toJSON(message.envelope);
+    }
+    if (message.oneWay !== false) {
+      obj.oneWay = message.oneWay;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Call>): Call {
+    return Call.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Call>): Call {
+    const message = createBaseCall();
+    message.id = object.id ?? '0';
+    message.envelope =
+      object.envelope !== undefined && object.envelope !== null ? Envelope.fromPartial(object.envelope) : undefined;
+    message.oneWay = object.oneWay ?? false;
+    return message;
+  },
+};
+
+function createBaseCallBatch(): CallBatch {
+  return { calls: [] };
+}
+
+export const CallBatch: MessageFns<CallBatch> = {
+  encode(message: CallBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.calls) {
+      Call.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.calls.push(Call.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallBatch {
+    return { calls: globalThis.Array.isArray(object?.calls) ? object.calls.map((e: any) => Call.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: CallBatch): unknown {
+    const obj: any = {};
+    if (message.calls?.length) {
+      obj.calls = message.calls.map((e) => Call.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CallBatch>): CallBatch {
+    return CallBatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CallBatch>): CallBatch {
+    const message = createBaseCallBatch();
+    message.calls = object.calls?.map((e) => Call.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseFailure(): Failure {
+  return { appError: Buffer.alloc(0) };
+}
+
+export const Failure: MessageFns<Failure> = {
+  encode(message: Failure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appError.length !== 0) {
+      writer.uint32(10).bytes(message.appError);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Failure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.appError = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Failure {
+    return {
+      appError: isSet(object.appError)
+        ? Buffer.from(bytesFromBase64(object.appError))
+        : isSet(object.app_error)
+          ? Buffer.from(bytesFromBase64(object.app_error))
+          : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: Failure): unknown {
+    const obj: any = {};
+    if (message.appError.length !== 0) {
+      obj.appError = base64FromBytes(message.appError);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Failure>): Failure {
+    return Failure.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Failure>): Failure {
+    const message = createBaseFailure();
+    message.appError = object.appError ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseResult(): Result {
+  return { id: '0', outcome: undefined };
+}
+
+export const Result: MessageFns<Result> = {
+  encode(message: Result, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '0') {
+      writer.uint32(8).uint64(message.id);
+    }
+    switch (message.outcome?.$case) {
+      case 'reply':
+        Reply.encode(message.outcome.reply, writer.uint32(18).fork()).join();
+        break;
+      case 'failure':
+        Failure.encode(message.outcome.failure, writer.uint32(26).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Result {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = { $case: 'reply', reply: Reply.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.outcome = { $case: 'failure', failure: Failure.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Result {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : '0',
+      outcome: isSet(object.reply)
+        ? { $case: 'reply', reply: Reply.fromJSON(object.reply) }
+        : isSet(object.failure)
+          ? { $case: 'failure', failure: Failure.fromJSON(object.failure) }
+          : undefined,
+    };
+  },
+
+  toJSON(message: Result): unknown {
+    const obj: any = {};
+    if (message.id !== '0') {
+      obj.id = message.id;
+    }
+    if (message.outcome?.$case === 'reply') {
+      obj.reply = Reply.toJSON(message.outcome.reply);
+    } else if (message.outcome?.$case === 'failure') {
+      obj.failure = Failure.toJSON(message.outcome.failure);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Result>): Result {
+    return Result.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Result>): Result {
+    const message = createBaseResult();
+    message.id = object.id ?? '0';
+    switch (object.outcome?.$case) {
+      case 'reply': {
+        if (object.outcome?.reply !== undefined && object.outcome?.reply !== null) {
+          message.outcome = { $case: 'reply', reply: Reply.fromPartial(object.outcome.reply) };
+        }
+        break;
+      }
+      case 'failure': {
+        if (object.outcome?.failure !== undefined && object.outcome?.failure !== null) {
+          message.outcome = { $case: 'failure', failure: Failure.fromPartial(object.outcome.failure) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseResultBatch(): ResultBatch {
+  return { results: [] };
+}
+
+export const ResultBatch: MessageFns<ResultBatch> = {
+  encode(message: ResultBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      Result.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResultBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResultBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(Result.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResultBatch {
+    return {
+      results: globalThis.Array.isArray(object?.results) ? object.results.map((e: any) => Result.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ResultBatch): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => Result.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResultBatch>): ResultBatch {
+    return ResultBatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResultBatch>): ResultBatch {
+    const message = createBaseResultBatch();
+    message.results = object.results?.map((e) => Result.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 export type NodeServiceService = typeof NodeServiceService;
 export const NodeServiceService = {
   deliver: {
@@ -748,6 +1214,19 @@ export const NodeServiceService = {
     responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
     responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
+  /**
+   * Asks and tells to this node multiplexed over one long-lived stream per peer, batched per turn:
+   * one HTTP/2 stream for all calls instead of one each (headers, trailers, metadata per call).
+   */
+  exchange: {
+    path: '/chorus.v1.NodeService/Exchange' as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: CallBatch): Buffer => Buffer.from(CallBatch.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CallBatch => CallBatch.decode(value),
+    responseSerialize: (value: ResultBatch): Buffer => Buffer.from(ResultBatch.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResultBatch => ResultBatch.decode(value),
+  },
 } as const;
 
 export interface NodeServiceServer extends UntypedServiceImplementation {
@@ -755,6 +1234,11 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   tell: handleUnaryCall<Envelope, Empty>;
   fanOut: handleUnaryCall<SessionBatch, Empty>;
   pushFrames: handleClientStreamingCall<EdgeFramesBatch, Empty>;
+  /**
+   * Asks and tells to this node multiplexed over one long-lived stream per peer, batched per turn:
+   * one HTTP/2 stream for all calls instead of one each (headers, trailers, metadata per call).
+   */
+  exchange: handleBidiStreamingCall<CallBatch, ResultBatch>;
 }
 
 export interface NodeServiceClient extends Client {
@@ -808,6 +1292,13 @@ export interface NodeServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientWritableStream<EdgeFramesBatch>;
+  /**
+   * Asks and tells to this node multiplexed over one long-lived stream per peer, batched per turn:
+   * one HTTP/2 stream for all calls instead of one each (headers, trailers, metadata per call).
+   */
+  exchange(): ClientDuplexStream<CallBatch, ResultBatch>;
+  exchange(options: Partial<CallOptions>): ClientDuplexStream<CallBatch, ResultBatch>;
+  exchange(metadata: Metadata, options?: Partial<CallOptions>): ClientDuplexStream<CallBatch, ResultBatch>;
 }
 
 export const NodeServiceClient = makeGenericClientConstructor(
@@ -818,6 +1309,14 @@ export const NodeServiceClient = makeGenericClientConstructor(
   service: typeof NodeServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString('base64');
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

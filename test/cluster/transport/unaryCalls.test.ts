@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { Metadata, Server, ServerCredentials } from '@grpc/grpc-js';
+import { envelopeOf } from '../../../cluster/transport/envelopeCodec.js';
+import { fromServiceError } from '../../../cluster/transport/errorCodec.js';
+import { GrpcClientPool } from '../../../cluster/transport/GrpcClientPool.js';
+import { startNodeServer, type NodeServer } from '../../../cluster/transport/GrpcServer.js';
+import { GrpcTransport } from '../../../cluster/transport/GrpcTransport.js';
+import type { LocalNode } from '../../../cluster/transport/LocalNode.js';
+import { NodeServiceService, type Envelope, type Reply } from '../../../proto/gen/chorus/v1/node.js';
+import { WrongOwnerError } from '../../../src/domain/errors.js';
+import { HOST, recordingLogger } from './transportHarness.js';
+
+// A node of the previous version still calls Deliver and Tell one by one; they must keep working.
+describe('NodeService unary Deliver and Tell', () => {
+  let server: NodeServer;
+  let pool: GrpcClientPool;
+  let id: string;
+  const told: string[] = [];
+  const node = {
+    nodeId: '',
+    ringVersion: 1,
+    owner: '',
+    ownerOf: () => node.owner,
+    askLocal: () => Promise.resolve({ reply: { $case: 'empty', empty: {} } }),
+    tellLocal: (_kind: string, key: string) => {
+      if (node.owner !== node.nodeId) throw new WrongOwnerError(`${key} is not mine`);
+      told.push(key);
+    },
+    deliverFanOut: () => undefined,
+    deliverFrames: () => undefined,
+  } as unknown as LocalNode & { owner: string };
+
+  before(async () => {
+    server = await startNodeServer({ host: HOST, port: 0, log: recordingLogger() }, node);
+    id = `${HOST}:${server.port}@1`;
+    Object.assign(node, { nodeId: id, owner: id });
+    pool = new GrpcClientPool();
+  });
+
+  after(async () => {
+    pool.close();
+    await server.close(0);
+  });
+
+  const envelope = (key: string): Envelope => envelopeOf('user', key, { command: undefined }, 1, Date.now() + 5_000);
+  const deliver = (key: string): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      pool.get(id).deliver(envelope(key), new Metadata(), (error, reply) => {
+        if (error) reject(fromServiceError(error, id));
+        else resolve(reply);
+      });
+    });
+  const tell = (key: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      pool.get(id).tell(envelope(key), new Metadata(), (error) => {
+        if (error) reject(fromServiceError(error, id));
+        else resolve();
+      });
+    });
+
+  it('answers a Deliver with the actor reply and a Tell once the actor took it', async () => {
+    assert.equal((await deliver('1')).body?.$case, 'user');
+    await tell('told');
+    assert.deepEqual(told, ['told']);
+  });
+
+  it('answers both with WrongOwnerError when this node does not own the actor', async () => {
+    node.owner = 'someone-else';
+    await assert.rejects(deliver('1'), WrongOwnerError);
+    await assert.rejects(tell('2'), WrongOwnerError);
+    node.owner = id;
+  });
+
+  it('is what a GrpcTransport falls back to for a node without Exchange, for pending and later calls', async () => {
+    const old = new Server();
+    const seen: string[] = [];
+    old.addService(NodeServiceService, {
+      deliver: (call: { request: Envelope }, callback: (error: null, reply: Reply) => void) => {
+        seen.push(`deliver ${call.request.actorId}`);
+        callback(null, { body: { $case: 'user', user: { reply: { $case: 'empty', empty: {} } } } });
+      },
+      tell: (call: { request: Envelope }, callback: (error: null, reply: object) => void) => {
+        seen.push(`tell ${call.request.actorId}`);
+        callback(null, {});
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      old.bindAsync(`${HOST}:0`, ServerCredentials.createInsecure(), (error, bound) => {
+        if (error) reject(error);
+        else resolve(bound);
+      });
+    });
+    const oldId = `${HOST}:${port}@1`;
+    const transport = new GrpcTransport({ log: recordingLogger() });
+    const ask = (key: string): Promise<unknown> => transport.ask(oldId, 'user', key, { command: undefined }, 5_000);
+    const told = new Promise((resolve) => {
+      transport.tell(oldId, 'user', 't', { command: undefined }, resolve);
+    });
+    assert.deepEqual(await Promise.all([ask('a'), ask('b'), told]), [
+      { reply: { $case: 'empty', empty: {} } },
+      { reply: { $case: 'empty', empty: {} } },
+      undefined,
+    ]);
+    await ask('later');
+    // Separate unary calls, as before Exchange: each arrives once, in no promised order.
+    assert.deepEqual(seen.slice(0, 3).sort(), ['deliver a', 'deliver b', 'tell t']);
+    assert.equal(seen[3], 'deliver later');
+    transport.close();
+    old.forceShutdown();
+  });
+});
