@@ -17,6 +17,7 @@ import { createMessage } from './messageCreate.js';
 import { bulkDelete, deleteMessage, editMessage, getMessage, listMessages } from './messageCommands.js';
 import { acknowledge, listPins, pin, typing, unpin } from './pinCommands.js';
 import { addReaction, listReactionUsers, removeAllReactions, removeReaction } from './reactionCommands.js';
+import { addRecipient, removeRecipient } from './recipientCommands.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhookCommands.js';
 import { deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhookMessage } from './webhookExecute.js';
 
@@ -136,6 +137,10 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
         return editWebhookMessage(scope, command.editWebhookMessage);
       case 'deleteWebhookMessage':
         return deleteWebhookMessage(scope, command.deleteWebhookMessage);
+      case 'addRecipient':
+        return addRecipient(scope, command.addRecipient);
+      case 'removeRecipient':
+        return removeRecipient(scope, command.removeRecipient);
       case 'locate':
         return Promise.resolve({
           reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } },

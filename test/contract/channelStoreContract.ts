@@ -71,6 +71,16 @@ export function channelStoreContract(stores: () => Stores): void {
     assert.deepEqual(await channels().listPrivate(stayer), [smaller]);
   });
 
+  it('lists a group DM for a recipient added to it', async () => {
+    const [owner, joiner] = [nextId(), nextId()];
+    const group = aGroupDm([owner, nextId()]);
+    await channels().save(group);
+    const larger = { ...group, recipient_ids: [...group.recipient_ids, joiner] };
+    await channels().save(larger);
+    assert.deepEqual(await channels().listPrivate(joiner), [larger]);
+    assert.deepEqual(await channels().listPrivate(owner), [larger]);
+  });
+
   it('forgets a deleted DM', async () => {
     const [alice, bob] = [nextId(), nextId()];
     const dm = aDmChannel(alice, bob);

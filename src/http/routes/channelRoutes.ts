@@ -6,6 +6,7 @@ import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, requireRight, sendReply, snowflakeParam } from '../routeKit.js';
 import { askGuild, locateChannel, type GuildCommandCase } from './guildRouteKit.js';
+import { askChannel } from './messageRouteKit.js';
 
 /** Builds the Guild command for a route on a guild channel. */
 type ChannelGuildCommand = (ctx: EdgeContext, caller: Caller, channelId: string) => GuildCommandCase;
@@ -19,15 +20,15 @@ function guildChannelRoute(
   deps: EdgeDeps,
   build: ChannelGuildCommand,
   status = 200,
-  dm?: (ctx: EdgeContext, caller: Caller, channelId: string) => Promise<void>,
+  dm?: (ctx: EdgeContext, caller: Caller, channelId: string, type: number) => Promise<void>,
 ) {
   return async (ctx: EdgeContext): Promise<void> => {
     const caller = await requireCaller(ctx, deps);
     const channelId = snowflakeParam(ctx, 'channel_id');
-    const { guildId } = await locateChannel(deps, caller, channelId);
+    const { guildId, type } = await locateChannel(deps, caller, channelId);
     if (guildId === '') {
       if (!dm) throw new ForbiddenError('Cannot execute action on a DM channel', 50_003);
-      await dm(ctx, caller, channelId);
+      await dm(ctx, caller, channelId, type);
       return;
     }
     sendReply(ctx, await askGuild(deps, guildId, build(ctx, caller, channelId)), status);
@@ -40,6 +41,14 @@ async function channelAsSeen(deps: EdgeDeps, ctx: EdgeContext, caller: Caller, c
     command: { $case: 'getChannel', getChannel: { caller, body: '', authorJson: '' } },
   });
   sendReply(ctx, reply);
+}
+
+/** Group DM type (Discord 3): DELETE /channels/{id} means leaving it. */
+const GROUP_DM_TYPE = 3;
+
+/** Asks the Channel actor to remove `userId` from its group DM (it checks who may). */
+function removeRecipient(deps: EdgeDeps, caller: Caller, channelId: string, userId: string) {
+  return askChannel(deps, channelId, { $case: 'removeRecipient', removeRecipient: { caller, userId } });
 }
 
 /** Channels: get, modify, delete; permission overwrites; the channel's invites. */
@@ -55,16 +64,32 @@ export function channelRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       updateChannel: { caller, channelId, body: bodyFor(ctx, 'ChannelModifySchema') },
     })),
   );
-  // Closing a DM only hides it for the caller on Discord; the channel itself stays (as here).
+  // Closing a 1:1 DM only hides it for the caller on Discord; the channel itself stays (as here).
+  // Deleting a group DM is leaving it: the caller is removed and gets the channel as they saw it.
   router.delete(
     '/channels/:channel_id',
     guildChannelRoute(
       deps,
       (_ctx, caller, channelId) => ({ $case: 'deleteChannel', deleteChannel: { caller, channelId, body: '' } }),
       200,
-      (ctx, caller, channelId) => channelAsSeen(deps, ctx, caller, channelId),
+      async (ctx, caller, channelId, type) => {
+        if (type !== GROUP_DM_TYPE) return channelAsSeen(deps, ctx, caller, channelId);
+        sendReply(ctx, await removeRecipient(deps, caller, channelId, caller.userId));
+      },
     ),
   );
+  // Group DM recipients; the body's access_token / nick (OAuth2 adds) are ignored.
+  router.put('/channels/:channel_id/recipients/:user_id', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const [channelId, userId] = [snowflakeParam(ctx, 'channel_id'), snowflakeParam(ctx, 'user_id')];
+    sendReply(ctx, await askChannel(deps, channelId, { $case: 'addRecipient', addRecipient: { caller, userId } }));
+  });
+  router.delete('/channels/:channel_id/recipients/:user_id', async (ctx: EdgeContext) => {
+    const caller = await requireCaller(ctx, deps);
+    const [channelId, userId] = [snowflakeParam(ctx, 'channel_id'), snowflakeParam(ctx, 'user_id')];
+    await removeRecipient(deps, caller, channelId, userId);
+    ctx.status = 204;
+  });
   router.put(
     '/channels/:channel_id/permissions/:overwrite_id',
     guildChannelRoute(deps, (ctx, caller, channelId) => ({

@@ -52,7 +52,14 @@ export interface ChannelCommand {
     | { $case: 'executeWebhook'; executeWebhook: WebhookRequest }
     | { $case: 'getWebhookMessage'; getWebhookMessage: WebhookRequest }
     | { $case: 'editWebhookMessage'; editWebhookMessage: WebhookRequest }
-    | { $case: 'deleteWebhookMessage'; deleteWebhookMessage: WebhookRequest }
+    | { $case: 'deleteWebhookMessage'; deleteWebhookMessage: WebhookRequest } //
+    /**
+     * Group DM recipients (the Channel actor owns a DM's recipient list). add: any recipient adds a
+     * user; remove: the owner removes anyone, anyone removes themselves (leaving); a leaving owner
+     * passes ownership on. remove replies with the channel as the removed user saw it.
+     */
+    | { $case: 'addRecipient'; addRecipient: RecipientTarget }
+    | { $case: 'removeRecipient'; removeRecipient: RecipientTarget }
     | undefined;
 }
 
@@ -137,6 +144,12 @@ export interface WebhookRequest {
   messageId: string;
   /** create_webhook: the caller's user record as JSON (the webhook's `user`). */
   userJson: string;
+}
+
+export interface RecipientTarget {
+  caller?: Caller | undefined;
+  /** The user added or removed. */
+  userId: string;
 }
 
 function createBaseChannelCommand(): ChannelCommand {
@@ -232,6 +245,12 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'deleteWebhookMessage':
         WebhookRequest.encode(message.command.deleteWebhookMessage, writer.uint32(234).fork()).join();
+        break;
+      case 'addRecipient':
+        RecipientTarget.encode(message.command.addRecipient, writer.uint32(242).fork()).join();
+        break;
+      case 'removeRecipient':
+        RecipientTarget.encode(message.command.removeRecipient, writer.uint32(250).fork()).join();
         break;
     }
     return writer;
@@ -506,6 +525,25 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
             message.command = {
               $case: 'deleteWebhookMessage',
               deleteWebhookMessage: WebhookRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.command = { $case: 'addRecipient', addRecipient: RecipientTarget.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.command = {
+              $case: 'removeRecipient',
+              removeRecipient: RecipientTarget.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -835,7 +873,51 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                                                                       object.delete_webhook_message,
                                                                                                                     ),
                                                                                                                 }
-                                                                                                              : undefined,
+                                                                                                              : isSet(
+                                                                                                                    object.addRecipient,
+                                                                                                                  )
+                                                                                                                ? {
+                                                                                                                    $case:
+                                                                                                                      'addRecipient',
+                                                                                                                    addRecipient:
+                                                                                                                      RecipientTarget.fromJSON(
+                                                                                                                        object.addRecipient,
+                                                                                                                      ),
+                                                                                                                  }
+                                                                                                                : isSet(
+                                                                                                                      object.add_recipient,
+                                                                                                                    )
+                                                                                                                  ? {
+                                                                                                                      $case:
+                                                                                                                        'addRecipient',
+                                                                                                                      addRecipient:
+                                                                                                                        RecipientTarget.fromJSON(
+                                                                                                                          object.add_recipient,
+                                                                                                                        ),
+                                                                                                                    }
+                                                                                                                  : isSet(
+                                                                                                                        object.removeRecipient,
+                                                                                                                      )
+                                                                                                                    ? {
+                                                                                                                        $case:
+                                                                                                                          'removeRecipient',
+                                                                                                                        removeRecipient:
+                                                                                                                          RecipientTarget.fromJSON(
+                                                                                                                            object.removeRecipient,
+                                                                                                                          ),
+                                                                                                                      }
+                                                                                                                    : isSet(
+                                                                                                                          object.remove_recipient,
+                                                                                                                        )
+                                                                                                                      ? {
+                                                                                                                          $case:
+                                                                                                                            'removeRecipient',
+                                                                                                                          removeRecipient:
+                                                                                                                            RecipientTarget.fromJSON(
+                                                                                                                              object.remove_recipient,
+                                                                                                                            ),
+                                                                                                                        }
+                                                                                                                      : undefined,
     };
   },
 
@@ -899,6 +981,10 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.editWebhookMessage = WebhookRequest.toJSON(message.command.editWebhookMessage);
     } else if (message.command?.$case === 'deleteWebhookMessage') {
       obj.deleteWebhookMessage = WebhookRequest.toJSON(message.command.deleteWebhookMessage);
+    } else if (message.command?.$case === 'addRecipient') {
+      obj.addRecipient = RecipientTarget.toJSON(message.command.addRecipient);
+    } else if (message.command?.$case === 'removeRecipient') {
+      obj.removeRecipient = RecipientTarget.toJSON(message.command.removeRecipient);
     }
     return obj;
   },
@@ -1142,6 +1228,24 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
           message.command = {
             $case: 'deleteWebhookMessage',
             deleteWebhookMessage: WebhookRequest.fromPartial(object.command.deleteWebhookMessage),
+          };
+        }
+        break;
+      }
+      case 'addRecipient': {
+        if (object.command?.addRecipient !== undefined && object.command?.addRecipient !== null) {
+          message.command = {
+            $case: 'addRecipient',
+            addRecipient: RecipientTarget.fromPartial(object.command.addRecipient),
+          };
+        }
+        break;
+      }
+      case 'removeRecipient': {
+        if (object.command?.removeRecipient !== undefined && object.command?.removeRecipient !== null) {
+          message.command = {
+            $case: 'removeRecipient',
+            removeRecipient: RecipientTarget.fromPartial(object.command.removeRecipient),
           };
         }
         break;
@@ -2274,6 +2378,96 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
     message.wait = object.wait ?? false;
     message.messageId = object.messageId ?? '';
     message.userJson = object.userJson ?? '';
+    return message;
+  },
+};
+
+function createBaseRecipientTarget(): RecipientTarget {
+  return { caller: undefined, userId: '' };
+}
+
+export const RecipientTarget: MessageFns<RecipientTarget> = {
+  encode(message: RecipientTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== '') {
+      writer.uint32(18).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecipientTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecipientTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecipientTarget {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+    };
+  },
+
+  toJSON(message: RecipientTarget): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecipientTarget>): RecipientTarget {
+    return RecipientTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecipientTarget>): RecipientTarget {
+    const message = createBaseRecipientTarget();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.userId = object.userId ?? '';
     return message;
   },
 };
