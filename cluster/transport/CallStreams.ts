@@ -1,5 +1,5 @@
 import { Metadata, status, type ClientDuplexStream, type StatusObject } from '@grpc/grpc-js';
-import type { Call, CallBatch, Envelope, Reply, Result, ResultBatch } from '../../proto/gen/chorus/v1/node.js';
+import type { Call, CallBatch, Reply, Result, ResultBatch } from '../../proto/gen/chorus/v1/node.js';
 import type { AppError } from '../../src/domain/errors.js';
 import { decodeAppError, fromServiceError } from './errorCodec.js';
 import type { GrpcClientPool } from './GrpcClientPool.js';
@@ -7,17 +7,14 @@ import type { GrpcClientPool } from './GrpcClientPool.js';
 /** How one call ends: a reply (undefined for a one-way call's acknowledgement) or an AppError. */
 export type Settle = (error: AppError | undefined, reply?: Reply) => void;
 
-/** Sends one call the old way, as a unary Deliver or Tell (a peer of a version without Exchange). */
-export type UnaryCall = (
-  nodeId: string,
-  envelope: Envelope,
-  oneWay: boolean,
-  deadlineAtMs: number,
-  settle: Settle,
-) => void;
+/** What one Call carries: an actor request (an Envelope) or a fan-out batch (a SessionBatch). */
+export type CallBody = NonNullable<Call['body']>;
+
+/** Sends one call the old way, as a unary Deliver, Tell or FanOut (a peer of a version without Exchange). */
+export type UnaryCall = (nodeId: string, body: CallBody, oneWay: boolean, deadlineAtMs: number, settle: Settle) => void;
 
 interface Pending {
-  readonly envelope: Envelope;
+  readonly body: CallBody;
   readonly oneWay: boolean;
   readonly deadlineAtMs: number;
   readonly settle: Settle;
@@ -35,8 +32,9 @@ interface Peer {
 const FLUSH_AT_CALLS = 256;
 
 /**
- * Asks and tells to other nodes over one long-lived Exchange stream per node. Calls issued during one
- * turn of the event loop are written as one CallBatch, and each Result settles its call by id. A
+ * Asks, tells and fan-out batches to other nodes over one long-lived Exchange stream per node, so
+ * what goes to one node leaves in issue order. Calls issued during one turn of the event loop are
+ * written as one CallBatch, and each Result settles its call by id. A
  * call whose deadline passes is settled with the ServiceUnavailableError a unary call gets for
  * DEADLINE_EXCEEDED; when the stream fails or ends, every call pending on it is settled with the
  * transport failure (as a unary call's UNAVAILABLE), and the next call opens a new stream. A peer
@@ -55,10 +53,10 @@ export class CallStreams {
     private readonly unary: UnaryCall,
   ) {}
 
-  /** Sends `envelope` to `nodeId`; `settle` runs once, with its Result, the deadline or the stream's end. */
-  call(nodeId: string, envelope: Envelope, oneWay: boolean, deadlineAtMs: number, settle: Settle): void {
+  /** Sends `body` to `nodeId`; `settle` runs once, with its Result, the deadline or the stream's end. */
+  call(nodeId: string, body: CallBody, oneWay: boolean, deadlineAtMs: number, settle: Settle): void {
     if (this.#unaryPeers.has(nodeId)) {
-      this.unary(nodeId, envelope, oneWay, deadlineAtMs, settle);
+      this.unary(nodeId, body, oneWay, deadlineAtMs, settle);
       return;
     }
     const peer = this.#peers.get(nodeId) ?? this.#open(nodeId);
@@ -69,8 +67,8 @@ export class CallStreams {
       },
       Math.max(0, deadlineAtMs - Date.now()),
     );
-    peer.pending.set(id, { envelope, oneWay, deadlineAtMs, settle, timer });
-    peer.queued.push({ id, envelope, oneWay });
+    peer.pending.set(id, { body, oneWay, deadlineAtMs, settle, timer });
+    peer.queued.push({ id, body, oneWay });
     if (peer.queued.length >= FLUSH_AT_CALLS) this.#write(peer);
     else this.#dirty.add(peer);
     if (!this.#flushScheduled) {
@@ -128,7 +126,7 @@ export class CallStreams {
       if (older) this.#unaryPeers.add(nodeId);
       for (const call of pending) {
         clearTimeout(call.timer);
-        if (older) this.unary(nodeId, call.envelope, call.oneWay, call.deadlineAtMs, call.settle);
+        if (older) this.unary(nodeId, call.body, call.oneWay, call.deadlineAtMs, call.settle);
         else call.settle(error);
       }
     });

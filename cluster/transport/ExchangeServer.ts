@@ -4,14 +4,14 @@ import { ServiceUnavailableError, toAppError } from '../../src/domain/errors.js'
 import type { Logger } from '../../src/domain/Logger.js';
 import { encodeAppError } from './errorCodec.js';
 import type { LocalNode } from './LocalNode.js';
-import { serveCall } from './serveCall.js';
+import { serveCall, serveFanOut } from './serveCall.js';
 
 /** A batch is written early once it holds this many results (replies can be large; one message is capped). */
 const FLUSH_AT_RESULTS = 100;
 
 /**
- * Serves one Exchange stream: each Call of a CallBatch is handled exactly like a unary Deliver or
- * Tell (serveCall), and the Results produced during one turn of the event loop go back as one
+ * Serves one Exchange stream: each Call of a CallBatch is handled exactly like a unary Deliver,
+ * Tell (serveCall) or FanOut (serveFanOut, acknowledged with an empty Result), and the Results produced during one turn of the event loop go back as one
  * ResultBatch. A call whose deadline already passed is skipped (its caller gave up; nobody waits for
  * the work). Failures travel in-band as errorCodec's payload, so the caller rebuilds the same class.
  * When the caller ends its side, the stream is ended once the asks in flight have answered.
@@ -46,17 +46,19 @@ export function serveExchange(
     answer({ id, outcome: { $case: 'failure', failure: { appError: encodeAppError(error) } } });
   };
 
-  const serve = (node: LocalNode | undefined, { id, envelope, oneWay }: Call): void => {
+  const serve = (node: LocalNode | undefined, { id, body, oneWay }: Call): void => {
+    const envelope = body?.$case === 'envelope' ? body.envelope : undefined;
     const actor = envelope?.actorId;
     if (!node) {
       fail(id, new ServiceUnavailableError('Node is starting'), actor);
       return;
     }
     const deadline = Number(envelope?.deadlineMs ?? 0);
-    if (envelope && deadline > 0 && deadline < Date.now()) return;
+    if (deadline > 0 && deadline < Date.now()) return;
     let reply;
     try {
-      reply = serveCall(node, envelope ?? Envelope.fromPartial({}), oneWay);
+      if (body?.$case === 'fanOut') serveFanOut(node, body.fanOut);
+      else reply = serveCall(node, envelope ?? Envelope.fromPartial({}), oneWay);
     } catch (error) {
       fail(id, error, actor);
       return;

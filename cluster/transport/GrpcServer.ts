@@ -17,13 +17,13 @@ import {
   type ResultBatch,
   type SessionBatch,
 } from '../../proto/gen/chorus/v1/node.js';
-import { InternalError, ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
+import { ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
 import { toStatus } from './errorCodec.js';
 import { serveExchange } from './ExchangeServer.js';
 import { SERVER_OPTIONS } from './grpcOptions.js';
 import type { LocalNode } from './LocalNode.js';
-import { serveCall } from './serveCall.js';
+import { serveCall, serveFanOut } from './serveCall.js';
 
 /** Where the node's gRPC server listens. */
 export interface NodeServerOptions {
@@ -141,9 +141,7 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       const node = nodeFor(callback, 'fanOut');
       if (!node) return;
       try {
-        const { event, sessionIds, source } = call.request;
-        if (!event) throw new InternalError({ cause: new Error('SessionBatch has no event') });
-        node.deliverFanOut(sessionIds, event, source);
+        serveFanOut(node, call.request);
         callback(null, EMPTY);
       } catch (error) {
         fail(callback, 'fanOut', error);

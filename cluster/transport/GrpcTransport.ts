@@ -25,10 +25,11 @@ export interface GrpcTransportOptions {
 const DEFAULT_SEND_DEADLINE_MS = 5_000;
 
 /**
- * RemoteTransport over gRPC NodeService: asks and tells travel on one long-lived Exchange stream per
- * node, batched per event-loop turn (CallStreams; tells are acknowledged, with a short default
- * deadline, and their failures logged), fan-out batches are unary calls with that deadline, and frames for an edge node go down one long-lived PushFrames stream per node. Messages
- * are the generated proto types, binary-encoded once by the generated serializers.
+ * RemoteTransport over gRPC NodeService: asks, tells and fan-out batches travel on one long-lived
+ * Exchange stream per node, batched per event-loop turn and in issue order (CallStreams; tells and
+ * fan-outs are acknowledged, with a short default deadline, and their failures logged), and frames
+ * for an edge node go down one long-lived PushFrames stream per node. Messages are the generated
+ * proto types, binary-encoded once by the generated serializers.
  */
 export class GrpcTransport implements RemoteTransport {
   readonly #clients: GrpcClientPool;
@@ -41,13 +42,14 @@ export class GrpcTransport implements RemoteTransport {
   constructor(options: GrpcTransportOptions) {
     this.#log = options.log;
     this.#clients = new GrpcClientPool(options.channelOptions);
-    this.#calls = new CallStreams(this.#clients, (nodeId, envelope, oneWay, deadline, settle) => {
+    this.#calls = new CallStreams(this.#clients, (nodeId, body, oneWay, deadline, settle) => {
       const back = (error: ServiceError | null, reply?: Reply): void => {
         settle(error ? fromServiceError(error, nodeId) : undefined, reply);
       };
       const client = this.#clients.get(nodeId);
-      if (oneWay) client.tell(envelope, new Metadata(), { deadline }, back);
-      else client.deliver(envelope, new Metadata(), { deadline }, back);
+      if (body.$case === 'fanOut') client.fanOut(body.fanOut, new Metadata(), { deadline }, back);
+      else if (oneWay) client.tell(body.envelope, new Metadata(), { deadline }, back);
+      else client.deliver(body.envelope, new Metadata(), { deadline }, back);
     });
     this.#edges = new EdgeStreams(this.#clients, options.log);
     this.#sendDeadlineMs = options.sendDeadlineMs ?? DEFAULT_SEND_DEADLINE_MS;
@@ -65,7 +67,7 @@ export class GrpcTransport implements RemoteTransport {
     const deadline = Date.now() + deadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
     return new Promise<ReplyOf<K>>((resolve, reject) => {
-      this.#calls.call(nodeId, envelope, false, deadline, (error, reply) => {
+      this.#calls.call(nodeId, { $case: 'envelope', envelope }, false, deadline, (error, reply) => {
         if (error) {
           reject(error);
           return;
@@ -89,13 +91,13 @@ export class GrpcTransport implements RemoteTransport {
   ): void {
     const deadline = Date.now() + this.#sendDeadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
-    this.#calls.call(nodeId, envelope, true, deadline, (error) => {
+    this.#calls.call(nodeId, { $case: 'envelope', envelope }, true, deadline, (error) => {
       if (error) this.#dropped('remote_tell_failed', nodeId, error, `${kind}:${key}`);
       done?.(error);
     });
   }
 
-  /** One FanOut call carrying the event once for all of `sessionIds` on that node. */
+  /** One batch carrying the event once for all of `sessionIds` on that node, on its Exchange stream; `done` as for tell. */
   fanOut(
     nodeId: string,
     sessionIds: readonly string[],
@@ -106,8 +108,7 @@ export class GrpcTransport implements RemoteTransport {
     const deadline = Date.now() + this.#sendDeadlineMs;
     // The encoder only reads `sessionIds`, so the caller's array goes out without a copy.
     const batch = { event, sessionIds: sessionIds as string[], source };
-    this.#clients.get(nodeId).fanOut(batch, new Metadata(), { deadline }, (error) => {
-      const failure = error ? fromServiceError(error, nodeId) : undefined;
+    this.#calls.call(nodeId, { $case: 'fanOut', fanOut: batch }, true, deadline, (failure) => {
       if (failure) this.#dropped('remote_fanout_failed', nodeId, failure, event.event, sessionIds.length);
       done?.(failure);
     });

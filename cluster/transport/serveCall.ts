@@ -1,5 +1,5 @@
-import type { Envelope, Reply } from '../../proto/gen/chorus/v1/node.js';
-import { WrongOwnerError } from '../../src/domain/errors.js';
+import type { Envelope, Reply, SessionBatch } from '../../proto/gen/chorus/v1/node.js';
+import { InternalError, WrongOwnerError } from '../../src/domain/errors.js';
 import { openEnvelope, replyOf, type OpenedEnvelope } from './envelopeCodec.js';
 import type { LocalNode } from './LocalNode.js';
 
@@ -21,6 +21,15 @@ export function serveCall(node: LocalNode, envelope: Envelope, oneWay: boolean):
   }
   assertOwner(node, request);
   return node.askLocal(kind, key, command).then((value) => replyOf(kind, value));
+}
+
+/**
+ * Hands one fan-out batch from another node to the Session actors hosted here, the same way for the
+ * unary FanOut call and for a batch on an Exchange stream. Throws InternalError when it has no event.
+ */
+export function serveFanOut(node: LocalNode, { event, sessionIds, source }: SessionBatch): void {
+  if (!event) throw new InternalError({ cause: new Error('SessionBatch has no event') });
+  node.deliverFanOut(sessionIds, event, source);
 }
 
 function assertOwner(node: LocalNode, request: OpenedEnvelope): void {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Server, ServerCredentials, type ServerDuplexStream } from '@grpc/grpc-js';
 import { ServiceUnavailableError, WrongOwnerError } from '../../../src/domain/errors.js';
 import { NodeServiceService, type CallBatch, type ResultBatch } from '../../../proto/gen/chorus/v1/node.js';
+import type { DispatchEvent } from '../../../proto/gen/chorus/v1/common.js';
 import type { UserCommand, UserReply } from '../../../proto/gen/chorus/v1/user.js';
 import { serveExchange } from '../../../cluster/transport/ExchangeServer.js';
 import { GrpcTransport } from '../../../cluster/transport/GrpcTransport.js';
@@ -10,12 +11,26 @@ import { HOST, recordingLogger } from './transportHarness.js';
 
 const EMPTY_REPLY: UserReply = { reply: { $case: 'empty', empty: {} } };
 const COMMAND: UserCommand = { command: undefined };
+const EVENT: DispatchEvent = { event: 'MESSAGE_CREATE', dataJson: '{"id":"1"}', intent: 0 };
+
+/** One fan-out batch a stub node was handed. */
+interface FannedOut {
+  readonly sessionIds: readonly string[];
+  readonly event: DispatchEvent;
+  readonly source: string | undefined;
+}
 
 /** A node serving only Exchange, counting the CallBatches it receives; its actors are the stub's. */
 interface StubPeer {
   readonly id: string;
   readonly batches: number[];
-  readonly node: LocalNode & { owner: string; answer: () => Promise<unknown>; told: string[] };
+  readonly node: LocalNode & {
+    owner: string;
+    answer: () => Promise<unknown>;
+    /** Keys told and `fanOut` markers, in the order the node took them. */
+    told: string[];
+    fannedOut: FannedOut[];
+  };
   readonly server: Server;
 }
 
@@ -26,6 +41,7 @@ async function startPeer(port = 0): Promise<StubPeer> {
     owner: '',
     ringVersion: 1,
     told: [] as string[],
+    fannedOut: [] as FannedOut[],
     answer: (): Promise<unknown> => Promise.resolve(EMPTY_REPLY),
     ownerOf: () => node.owner,
     askLocal: () => node.answer(),
@@ -33,7 +49,10 @@ async function startPeer(port = 0): Promise<StubPeer> {
       if (node.owner !== node.nodeId) throw new WrongOwnerError(`${key} is not mine`);
       node.told.push(key);
     },
-    deliverFanOut: () => undefined,
+    deliverFanOut: (sessionIds: readonly string[], event: DispatchEvent, source?: string) => {
+      node.told.push('fanOut');
+      node.fannedOut.push({ sessionIds: [...sessionIds], event, source });
+    },
     deliverFrames: () => undefined,
   } as StubPeer['node'];
   const server = new Server();
@@ -87,6 +106,30 @@ describe('GrpcTransport calls over the Exchange stream', () => {
     });
     assert.equal(done, undefined);
     assert.deepEqual(peer.node.told, ['told']);
+  });
+
+  it('sends a fan-out batch in the same batch as the asks of its turn and acknowledges it once delivered', async () => {
+    await ask(); // opens the stream
+    peer.batches.length = 0;
+    const fannedOut = new Promise<unknown>((resolve) => {
+      transport.fanOut(peer.id, ['s1', 's2'], EVENT, 'guild:9', resolve);
+    });
+    const [first, done, second] = await Promise.all([ask(), fannedOut, ask()]);
+    assert.deepEqual([first, done, second], [EMPTY_REPLY, undefined, EMPTY_REPLY]);
+    assert.deepEqual(peer.batches, [3]);
+    assert.deepEqual(peer.node.fannedOut, [{ sessionIds: ['s1', 's2'], event: EVENT, source: 'guild:9' }]);
+  });
+
+  it('delivers tells and fan-outs to one node in the order they were issued', async () => {
+    const acks = ['a', 'fanOut', 'b'].map(
+      (what) =>
+        new Promise<unknown>((resolve) => {
+          if (what === 'fanOut') transport.fanOut(peer.id, ['s1'], EVENT, '', resolve);
+          else transport.tell(peer.id, 'user', what, COMMAND, resolve);
+        }),
+    );
+    assert.deepEqual(await Promise.all(acks), [undefined, undefined, undefined]);
+    assert.deepEqual(peer.node.told, ['a', 'fanOut', 'b']);
   });
 
   it('rebuilds WrongOwnerError from a node that does not own the actor, for asks and tells', async () => {

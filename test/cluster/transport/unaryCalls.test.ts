@@ -6,16 +6,18 @@ import { GrpcClientPool } from '../../../cluster/transport/GrpcClientPool.js';
 import { startNodeServer, type NodeServer } from '../../../cluster/transport/GrpcServer.js';
 import { GrpcTransport } from '../../../cluster/transport/GrpcTransport.js';
 import type { LocalNode } from '../../../cluster/transport/LocalNode.js';
-import { NodeServiceService, type Envelope, type Reply } from '../../../proto/gen/chorus/v1/node.js';
+import type { DispatchEvent } from '../../../proto/gen/chorus/v1/common.js';
+import { NodeServiceService, type Envelope, type Reply, type SessionBatch } from '../../../proto/gen/chorus/v1/node.js';
 import { WrongOwnerError } from '../../../src/domain/errors.js';
 import { HOST, recordingLogger } from './transportHarness.js';
 
-// A node of the previous version still calls Deliver and Tell one by one; they must keep working.
-describe('NodeService unary Deliver and Tell', () => {
+// A node of the previous version still calls Deliver, Tell and FanOut one by one; they must keep working.
+describe('NodeService unary Deliver, Tell and FanOut', () => {
   let server: NodeServer;
   let pool: GrpcClientPool;
   let id: string;
   const told: string[] = [];
+  const event: DispatchEvent = { event: 'MESSAGE_CREATE', dataJson: '{}', intent: 0 };
   const node = {
     nodeId: '',
     ringVersion: 1,
@@ -26,7 +28,9 @@ describe('NodeService unary Deliver and Tell', () => {
       if (node.owner !== node.nodeId) throw new WrongOwnerError(`${key} is not mine`);
       told.push(key);
     },
-    deliverFanOut: () => undefined,
+    deliverFanOut: (sessionIds: readonly string[], _event: DispatchEvent, source: string) => {
+      told.push(`fanOut ${sessionIds.join(',')} from ${source}`);
+    },
     deliverFrames: () => undefined,
   } as unknown as LocalNode & { owner: string };
 
@@ -64,6 +68,17 @@ describe('NodeService unary Deliver and Tell', () => {
     assert.deepEqual(told, ['told']);
   });
 
+  it('answers a FanOut once the batch reached the sessions', async () => {
+    told.length = 0;
+    await new Promise<void>((resolve, reject) => {
+      pool.get(id).fanOut({ event, sessionIds: ['s1', 's2'], source: 'guild:1' }, new Metadata(), (error) => {
+        if (error) reject(fromServiceError(error, id));
+        else resolve();
+      });
+    });
+    assert.deepEqual(told, ['fanOut s1,s2 from guild:1']);
+  });
+
   it('answers both with WrongOwnerError when this node does not own the actor', async () => {
     node.owner = 'someone-else';
     await assert.rejects(deliver('1'), WrongOwnerError);
@@ -83,6 +98,10 @@ describe('NodeService unary Deliver and Tell', () => {
         seen.push(`tell ${call.request.actorId}`);
         callback(null, {});
       },
+      fanOut: (call: { request: SessionBatch }, callback: (error: null, reply: object) => void) => {
+        seen.push(`fanOut ${call.request.sessionIds.join(',')} ${call.request.event?.event}`);
+        callback(null, {});
+      },
     });
     const port = await new Promise<number>((resolve, reject) => {
       old.bindAsync(`${HOST}:0`, ServerCredentials.createInsecure(), (error, bound) => {
@@ -96,15 +115,22 @@ describe('NodeService unary Deliver and Tell', () => {
     const told = new Promise((resolve) => {
       transport.tell(oldId, 'user', 't', { command: undefined }, resolve);
     });
-    assert.deepEqual(await Promise.all([ask('a'), ask('b'), told]), [
+    const fannedOut = new Promise((resolve) => {
+      transport.fanOut(oldId, ['s1', 's2'], event, 'guild:1', resolve);
+    });
+    assert.deepEqual(await Promise.all([ask('a'), ask('b'), told, fannedOut]), [
       { reply: { $case: 'empty', empty: {} } },
       { reply: { $case: 'empty', empty: {} } },
       undefined,
+      undefined,
     ]);
     await ask('later');
+    await new Promise((resolve) => {
+      transport.fanOut(oldId, ['s3'], event, '', resolve);
+    });
     // Separate unary calls, as before Exchange: each arrives once, in no promised order.
-    assert.deepEqual(seen.slice(0, 3).sort(), ['deliver a', 'deliver b', 'tell t']);
-    assert.equal(seen[3], 'deliver later');
+    assert.deepEqual(seen.slice(0, 4).sort(), ['deliver a', 'deliver b', 'fanOut s1,s2 MESSAGE_CREATE', 'tell t']);
+    assert.deepEqual(seen.slice(4), ['deliver later', 'fanOut s3 MESSAGE_CREATE']);
     transport.close();
     old.forceShutdown();
   });

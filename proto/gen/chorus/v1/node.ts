@@ -82,10 +82,17 @@ export interface EdgeFramesBatch {
   items: EdgeFrames[];
 }
 
-/** One actor request on an Exchange stream; `id` pairs it with its Result. */
+/**
+ * One actor request or fan-out batch on an Exchange stream; `id` pairs it with its Result. Fan-outs
+ * share the stream with asks and tells so that what one node sends another leaves in issue order.
+ */
 export interface Call {
   id: string;
-  envelope?: Envelope | undefined;
+  body?:
+    | { $case: 'envelope'; envelope: Envelope } //
+    /** Handled as a unary FanOut; acknowledged with an empty Result once the node took the batch. */
+    | { $case: 'fanOut'; fanOut: SessionBatch }
+    | undefined;
   /** A tell: the node acknowledges it with an empty Result once it took it (no reply awaited). */
   oneWay: boolean;
 }
@@ -745,7 +752,7 @@ export const EdgeFramesBatch: MessageFns<EdgeFramesBatch> = {
 };
 
 function createBaseCall(): Call {
-  return { id: '0', envelope: undefined, oneWay: false };
+  return { id: '0', body: undefined, oneWay: false };
 }
 
 export const Call: MessageFns<Call> = {
@@ -753,8 +760,13 @@ export const Call: MessageFns<Call> = {
     if (message.id !== '0') {
       writer.uint32(8).uint64(message.id);
     }
-    if (message.envelope !== undefined) {
-      Envelope.encode(message.envelope, writer.uint32(18).fork()).join();
+    switch (message.body?.$case) {
+      case 'envelope':
+        Envelope.encode(message.body.envelope, writer.uint32(18).fork()).join();
+        break;
+      case 'fanOut':
+        SessionBatch.encode(message.body.fanOut, writer.uint32(34).fork()).join();
+        break;
     }
     if (message.oneWay !== false) {
       writer.uint32(24).bool(message.oneWay);
@@ -788,7 +800,15 @@ export const Call: MessageFns<Call> = {
               break;
             }
 
-            message.envelope = Envelope.decode(reader, reader.uint32());
+            message.body = { $case: 'envelope', envelope: Envelope.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.body = { $case: 'fanOut', fanOut: SessionBatch.decode(reader, reader.uint32()) };
             continue;
           }
           case 3: {
@@ -814,7 +834,13 @@ export const Call: MessageFns<Call> = {
   fromJSON(object: any): Call {
     return {
       id: isSet(object.id) ? globalThis.String(object.id) : '0',
-      envelope: isSet(object.envelope) ? Envelope.fromJSON(object.envelope) : undefined,
+      body: isSet(object.envelope)
+        ? { $case: 'envelope', envelope: Envelope.fromJSON(object.envelope) }
+        : isSet(object.fanOut)
+          ? { $case: 'fanOut', fanOut: SessionBatch.fromJSON(object.fanOut) }
+          : isSet(object.fan_out)
+            ? { $case: 'fanOut', fanOut: SessionBatch.fromJSON(object.fan_out) }
+            : undefined,
       oneWay: isSet(object.oneWay)
         ? globalThis.Boolean(object.oneWay)
         : isSet(object.one_way)
@@ -828,8 +854,10 @@ export const Call: MessageFns<Call> = {
     if (message.id !== '0') {
       obj.id = message.id;
     }
-    if (message.envelope !== undefined) {
-      obj.envelope = Envelope.toJSON(message.envelope);
+    if (message.body?.$case === 'envelope') {
+      obj.envelope = Envelope.toJSON(message.body.envelope);
+    } else if (message.body?.$case === 'fanOut') {
+      obj.fanOut = SessionBatch.toJSON(message.body.fanOut);
     }
     if (message.oneWay !== false) {
       obj.oneWay = message.oneWay;
@@ -843,8 +871,20 @@ export const Call: MessageFns<Call> = {
   fromPartial(object: DeepPartial<Call>): Call {
     const message = createBaseCall();
     message.id = object.id ?? '0';
-    message.envelope =
-      object.envelope !== undefined && object.envelope !== null ? Envelope.fromPartial(object.envelope) : undefined;
+    switch (object.body?.$case) {
+      case 'envelope': {
+        if (object.body?.envelope !== undefined && object.body?.envelope !== null) {
+          message.body = { $case: 'envelope', envelope: Envelope.fromPartial(object.body.envelope) };
+        }
+        break;
+      }
+      case 'fanOut': {
+        if (object.body?.fanOut !== undefined && object.body?.fanOut !== null) {
+          message.body = { $case: 'fanOut', fanOut: SessionBatch.fromPartial(object.body.fanOut) };
+        }
+        break;
+      }
+    }
     message.oneWay = object.oneWay ?? false;
     return message;
   },
@@ -1215,7 +1255,7 @@ export const NodeServiceService = {
     responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
   /**
-   * Asks and tells to this node multiplexed over one long-lived stream per peer, batched per turn:
+   * Asks, tells and fan-outs to this node multiplexed over one long-lived stream per peer, batched per turn:
    * one HTTP/2 stream for all calls instead of one each (headers, trailers, metadata per call).
    */
   exchange: {
@@ -1235,7 +1275,7 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   fanOut: handleUnaryCall<SessionBatch, Empty>;
   pushFrames: handleClientStreamingCall<EdgeFramesBatch, Empty>;
   /**
-   * Asks and tells to this node multiplexed over one long-lived stream per peer, batched per turn:
+   * Asks, tells and fan-outs to this node multiplexed over one long-lived stream per peer, batched per turn:
    * one HTTP/2 stream for all calls instead of one each (headers, trailers, metadata per call).
    */
   exchange: handleBidiStreamingCall<CallBatch, ResultBatch>;
@@ -1293,7 +1333,7 @@ export interface NodeServiceClient extends Client {
     callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientWritableStream<EdgeFramesBatch>;
   /**
-   * Asks and tells to this node multiplexed over one long-lived stream per peer, batched per turn:
+   * Asks, tells and fan-outs to this node multiplexed over one long-lived stream per peer, batched per turn:
    * one HTTP/2 stream for all calls instead of one each (headers, trailers, metadata per call).
    */
   exchange(): ClientDuplexStream<CallBatch, ResultBatch>;
