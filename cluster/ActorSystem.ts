@@ -4,6 +4,7 @@ import { ActorKind, type CommandOf, type ReplyOf } from '../actors/runtime/Actor
 import type { DispatchEvent } from '../proto/gen/chorus/v1/common.js';
 import { ServiceUnavailableError, toAppError, WrongOwnerError } from '../src/domain/errors.js';
 import type { Logger } from '../src/domain/Logger.js';
+import { withTimeLimit } from '../src/domain/timeLimit.js';
 import { RemoteRedelivery } from './RemoteRedelivery.js';
 import type { HashRing } from './ring/HashRing.js';
 import { SessionDelivery } from './SessionDelivery.js';
@@ -96,7 +97,11 @@ export class ActorSystem implements ActorMessenger, LocalNode {
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {
     const budget = deadlineMs ?? this.options.askDeadlineMs;
-    return withDeadline(this.#routeAsk(kind, key, command, Date.now() + budget), budget, `${kind}:${key}`);
+    return withTimeLimit(
+      this.#routeAsk(kind, key, command, Date.now() + budget),
+      budget,
+      () => new ServiceUnavailableError(`Deadline of ${budget} ms passed waiting for ${kind}:${key}`),
+    );
   }
 
   /** Asks the owner; when the actor moved (S3), refreshes the view, re-resolves and retries once. */
@@ -236,22 +241,4 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     if (!this.transport) throw new ServiceUnavailableError('No transport to reach other nodes');
     return this.transport;
   }
-}
-
-function withDeadline<T>(reply: Promise<T>, deadlineMs: number, actor: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new ServiceUnavailableError(`Deadline of ${deadlineMs} ms passed waiting for ${actor}`));
-    }, deadlineMs);
-    reply.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

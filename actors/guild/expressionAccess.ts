@@ -26,6 +26,21 @@ export function requireManageExpression(state: GuildState, actorId: string, crea
   throw new MissingPermissionsError('MANAGE_GUILD_EXPRESSIONS');
 }
 
+/**
+ * The emoji or sticker a caller edits or deletes: 404 for a non-member (before the expression is
+ * looked up, so outsiders learn nothing), then `find`'s 404, then requireManageExpression.
+ */
+export function managedExpression<T extends { readonly user_id: string }>(
+  state: GuildState,
+  actorId: string,
+  find: (state: GuildState) => T,
+): T {
+  requireMember(state, actorId);
+  const current = find(state);
+  requireManageExpression(state, actorId, current.user_id);
+  return current;
+}
+
 /** True when the caller sees creators (`user`) on REST emoji and sticker objects, as Discord shows managers. */
 export function seesCreators(state: GuildState, actorId: string): boolean {
   const held = memberPermissions(state, actorId);

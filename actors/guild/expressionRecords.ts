@@ -31,6 +31,16 @@ export const MAX_STICKER_BYTES = 512 * 1024;
 const GUILD_STICKER_TYPE = 2;
 
 /** The guild's emojis (oldest first). */
+/** The list with `next` in place of the entry with its id. */
+export function replacedById<T extends { readonly id: string }>(list: readonly T[], next: T): T[] {
+  return list.map((entry) => (entry.id === next.id ? next : entry));
+}
+
+/** The list without the entry with this id. */
+export function withoutId<T extends { readonly id: string }>(list: readonly T[], id: string): T[] {
+  return list.filter((entry) => entry.id !== id);
+}
+
 export function emojisOf(guild: GuildRecord): EmojiRecord[] {
   return (guild.fields['emojis'] as EmojiRecord[] | undefined) ?? [];
 }

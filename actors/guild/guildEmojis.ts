@@ -9,11 +9,19 @@ import {
   checkRoleIds,
   creatorUser,
   requireCreateExpressions,
-  requireManageExpression,
+  managedExpression,
   saveGuildField,
   seesCreators,
 } from './expressionAccess.js';
-import { MAX_EMOJIS_PER_KIND, emojiJson, emojisOf, guildEmojisJson, type EmojiRecord } from './expressionRecords.js';
+import {
+  MAX_EMOJIS_PER_KIND,
+  emojiJson,
+  emojisOf,
+  guildEmojisJson,
+  replacedById,
+  withoutId,
+  type EmojiRecord,
+} from './expressionRecords.js';
 import { requireMember } from './guildPermissions.js';
 
 /** Emoji names: 2..32 letters, digits or underscores (Discord's rule). */
@@ -95,32 +103,21 @@ export async function createEmoji(rt: GuildRuntime, command: CreateEmoji): Promi
 export async function updateEmoji(rt: GuildRuntime, target: ExpressionTarget): Promise<GuildReply> {
   const state = rt.state;
   const actorId = callerId(target.caller);
-  requireMember(state, actorId);
-  const current = requireEmoji(state, target.id);
-  requireManageExpression(state, actorId, current.user_id);
+  const current = managedExpression(state, actorId, (s) => requireEmoji(s, target.id));
   const body = parseBody<EmojiModifyBody>(target.body);
   const next: EmojiRecord = {
     ...current,
     name: body.name === undefined ? current.name : checkedName(body.name),
     roles: body.roles === undefined ? current.roles : checkRoleIds(state, body.roles),
   };
-  await saveEmojis(
-    rt,
-    emojisOf(state.guild).map((e) => (e.id === next.id ? next : e)),
-  );
+  await saveEmojis(rt, replacedById(emojisOf(state.guild), next));
   return jsonReply(restJson(state, actorId, next));
 }
 
 /** delete_emoji (as update_emoji): 204. */
 export async function deleteEmoji(rt: GuildRuntime, target: ExpressionTarget): Promise<GuildReply> {
   const state = rt.state;
-  const actorId = callerId(target.caller);
-  requireMember(state, actorId);
-  const current = requireEmoji(state, target.id);
-  requireManageExpression(state, actorId, current.user_id);
-  await saveEmojis(
-    rt,
-    emojisOf(state.guild).filter((e) => e.id !== current.id),
-  );
+  const current = managedExpression(state, callerId(target.caller), (s) => requireEmoji(s, target.id));
+  await saveEmojis(rt, withoutId(emojisOf(state.guild), current.id));
   return emptyReply();
 }

@@ -10,11 +10,19 @@ import type { GuildState } from './GuildState.js';
 import {
   creatorUser,
   requireCreateExpressions,
-  requireManageExpression,
+  managedExpression,
   saveGuildField,
   seesCreators,
 } from './expressionAccess.js';
-import { MAX_STICKERS, guildStickersJson, stickerJson, stickersOf, type StickerRecord } from './expressionRecords.js';
+import {
+  MAX_STICKERS,
+  guildStickersJson,
+  replacedById,
+  stickerJson,
+  stickersOf,
+  withoutId,
+  type StickerRecord,
+} from './expressionRecords.js';
 import { requireMember } from './guildPermissions.js';
 
 /** Sticker formats Discord defines: PNG, APNG, LOTTIE, GIF. */
@@ -111,9 +119,7 @@ export async function createSticker(rt: GuildRuntime, command: CreateSticker): P
 export async function updateSticker(rt: GuildRuntime, target: ExpressionTarget): Promise<GuildReply> {
   const state = rt.state;
   const actorId = callerId(target.caller);
-  requireMember(state, actorId);
-  const current = requireSticker(state, target.id);
-  requireManageExpression(state, actorId, current.user_id);
+  const current = managedExpression(state, actorId, (s) => requireSticker(s, target.id));
   const body = parseBody<ModifyGuildStickerBody>(target.body);
   const next: StickerRecord = {
     ...current,
@@ -121,24 +127,15 @@ export async function updateSticker(rt: GuildRuntime, target: ExpressionTarget):
     tags: body.tags,
     description: body.description ?? current.description,
   };
-  await saveStickers(
-    rt,
-    stickersOf(state.guild).map((s) => (s.id === next.id ? next : s)),
-  );
+  await saveStickers(rt, replacedById(stickersOf(state.guild), next));
   return jsonReply(restJson(state, actorId, next));
 }
 
 /** delete_sticker (as update_sticker): 204; its index entry goes too. */
 export async function deleteSticker(rt: GuildRuntime, target: ExpressionTarget): Promise<GuildReply> {
   const state = rt.state;
-  const actorId = callerId(target.caller);
-  requireMember(state, actorId);
-  const current = requireSticker(state, target.id);
-  requireManageExpression(state, actorId, current.user_id);
-  await saveStickers(
-    rt,
-    stickersOf(state.guild).filter((s) => s.id !== current.id),
-  );
+  const current = managedExpression(state, callerId(target.caller), (s) => requireSticker(s, target.id));
+  await saveStickers(rt, withoutId(stickersOf(state.guild), current.id));
   await rt.stores.guilds.deleteInvite(stickerIndexKey(current.id));
   return emptyReply();
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../../src/domain/Clock.js';
 import { ServiceUnavailableError } from '../../src/domain/errors.js';
+import { withTimeLimit } from '../../src/domain/timeLimit.js';
 import type { Logger } from '../../src/domain/Logger.js';
 import {
   DEFAULT_MEMBERSHIP_OPTIONS,
@@ -234,21 +235,11 @@ export class TableMembership implements Membership {
   /** Bounds one table call by `opTimeoutMs`, so a hung connection counts as an outage. */
   #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
     const limit = this.#options.opTimeoutMs;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new ServiceUnavailableError(`Membership ${what} took longer than ${limit} ms`));
-      }, limit);
-      operation.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    return withTimeLimit(
+      operation,
+      limit,
+      () => new ServiceUnavailableError(`Membership ${what} took longer than ${limit} ms`),
+    );
   }
 }
 

@@ -27,3 +27,13 @@ export async function listenHttp(options: HttpOptions): Promise<HttpListener> {
   const url = options.publicUrl || `http://${host}:${port}`;
   return { server, port, host, url, gatewayUrl: url.replace(/^http/, 'ws') };
 }
+
+/** Stops taking requests and drops idle and open connections (keep-alive clients would hold close() up). */
+export async function closeHttp(listener: HttpListener): Promise<void> {
+  listener.server.closeAllConnections();
+  await new Promise<void>((resolve) => {
+    listener.server.close(() => {
+      resolve();
+    });
+  });
+}

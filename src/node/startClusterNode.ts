@@ -14,7 +14,7 @@ import { RedisSessionStore } from '../store/redis/RedisSessionStore.js';
 import { RedisSubscriptionStore } from '../store/redis/RedisSubscriptionStore.js';
 import { RedisUserSessionStore } from '../store/redis/RedisUserSessionStore.js';
 import { assembleNode } from './assembleNode.js';
-import { listenHttp } from './listenHttp.js';
+import { closeHttp, listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
 
 /**
@@ -115,12 +115,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     (closing ??= (async () => {
       unfollow();
       gateway.close();
-      listener.server.closeAllConnections();
-      await new Promise<void>((resolve) => {
-        listener.server.close(() => {
-          resolve();
-        });
-      });
+      await closeHttp(listener);
       await host.shutdown();
       keeper.stop();
       await membership.stop();

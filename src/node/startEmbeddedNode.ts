@@ -10,7 +10,7 @@ import { InMemoryUserSessionStore } from '../store/memory/InMemoryUserSessionSto
 import { FileBlobStore } from '../store/file/FileBlobStore.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
-import { listenHttp } from './listenHttp.js';
+import { closeHttp, listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
 
 /** The token secret: configured, or generated once and kept beside the data so tokens survive restarts. */
@@ -58,12 +58,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       gateway.close();
-      listener.server.closeAllConnections();
-      await new Promise<void>((resolve) => {
-        listener.server.close(() => {
-          resolve();
-        });
-      });
+      await closeHttp(listener);
       await host.shutdown();
       await stores.close();
     })());

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { withTimeLimit } from '../../src/domain/timeLimit.js';
 
 /**
  * One Chorus node PROCESS for multi-node tests (`node --import tsx src/main.ts`, environment from the
@@ -27,21 +28,7 @@ export const pause = (ms: number): Promise<void> => new Promise((resolve) => set
 
 /** `promise`, or an error naming `what` once `timeoutMs` passed (the timer never outlives the promise). */
 export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
-    }, timeoutMs);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+  return withTimeLimit(promise, timeoutMs, () => new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
 }
 
 /** Polls `probe` every `everyMs` until it returns a value other than undefined; the error names `what`. */
