@@ -149,13 +149,22 @@ export async function migrateKeyspace(session: CassandraSession, options: Schema
 async function acquireLock(session: CassandraSession, owner: string, waitMs: number): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const { applied, current } = await session.conditional(
-      'INSERT INTO schema_lock (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?',
-      [LOCK_NAME, owner, new Date(), LOCK_TTL_S],
-    );
-    if (applied) return;
+    let holder: unknown;
+    try {
+      const { applied, current } = await session.conditional(
+        'INSERT INTO schema_lock (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?',
+        [LOCK_NAME, owner, new Date(), LOCK_TTL_S],
+      );
+      holder = current?.get('owner');
+      // Ours already: an earlier attempt timed out after Paxos had in fact written it.
+      if (applied || String(holder) === owner) return;
+    } catch (error) {
+      // A lightweight transaction times out while a just-formed cluster settles (CAS write timeout): the
+      // insert is idempotent for this owner, so try again until the wait is over.
+      if (!(error instanceof ServiceUnavailableError) || Date.now() >= deadline) throw error;
+      holder = `unknown (${error.message})`;
+    }
     if (Date.now() >= deadline) {
-      const holder = current?.get('owner') as unknown;
       throw new ServiceUnavailableError(`Schema migration lock still held by ${String(holder)} after ${waitMs} ms`);
     }
     await delay(LOCK_POLL_MS);
