@@ -17,6 +17,8 @@ step "services (Redis, Cassandra)"
 bash scripts/services-up.sh
 step integration
 npx mocha 'test/integration/**/*.test.ts'
+step security
+npx mocha 'test/security/**/*.test.ts'
 step cluster
 npx mocha 'test/cluster/**/*.test.ts'
 step "faults (restarts Cassandra; runs last)"

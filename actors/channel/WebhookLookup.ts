@@ -1,4 +1,6 @@
+import { UnauthorizedError } from '../../src/domain/errors.js';
 import type { WebhookStore } from '../runtime/ports/stores.js';
+import { tokenMatches } from './webhookAccess.js';
 
 /**
  * Where webhooks live, for the edge (EdgeDeps.WebhookDirectory): a webhook is owned by its Channel
@@ -7,9 +9,16 @@ import type { WebhookStore } from '../runtime/ports/stores.js';
 export class WebhookLookup {
   constructor(private readonly webhooks: WebhookStore) {}
 
-  /** The channel of the webhook, or undefined for an unknown id. */
-  async channelOf(webhookId: string): Promise<string | undefined> {
-    return (await this.webhooks.get(webhookId))?.channel_id;
+  /**
+   * The channel of the webhook, or undefined for an unknown id. With a `token` (the `/webhooks/{id}/{token}`
+   * routes), a wrong one is refused here (401 50027), before the edge looks at the request's body.
+   */
+  async channelOf(webhookId: string, token?: string): Promise<string | undefined> {
+    const webhook = await this.webhooks.get(webhookId);
+    if (webhook && token !== undefined && !tokenMatches(webhook.token, token)) {
+      throw new UnauthorizedError('Invalid Webhook Token', 50_027);
+    }
+    return webhook?.channel_id;
   }
 
   /** The channels of a guild that have webhooks, each once. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../src/domain/Clock.js';
 import { BadRequestError, ValidationError } from '../../src/domain/errors.js';
 import { hashPassword, verifyPassword } from '../../src/domain/passwords.js';
 import { Right } from '../../src/domain/rights.js';
-import { signToken, verifyToken } from '../../src/domain/tokens.js';
+import { signToken, ticketSecret, verifyToken } from '../../src/domain/tokens.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import { createWithFreeTag, isEmailConflict, newUserRecord } from './accountRecords.js';
@@ -137,7 +137,7 @@ export class AccountService {
 
   /** Tickets are signed with a key derived from the token key, so a ticket is never a valid token. */
   #ticketKey(): string {
-    return `${this.options.tokenSecret}:mfa-ticket`;
+    return ticketSecret(this.options.tokenSecret);
   }
 
   #ticket(user: UserRecord): string {

@@ -1,6 +1,6 @@
 import type { Authenticate, UserCommand, UserReply } from '../../proto/gen/chorus/v1/user.js';
 import { InternalError, UnauthorizedError, UnknownEntityError } from '../../src/domain/errors.js';
-import { tokenDigest, verifyToken } from '../../src/domain/tokens.js';
+import { verifyToken } from '../../src/domain/tokens.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
@@ -232,7 +232,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       claims.generation === user.token_generation &&
       !user.disabled &&
       !user.deleted &&
-      (this.#revoked.size === 0 || !this.#revoked.has(tokenDigest(request.token)));
+      (this.#revoked.size === 0 || !this.#revoked.has(claims.revocationKey));
     if (!valid) throw new UnauthorizedError();
     return {
       reply: {

@@ -7,7 +7,7 @@ import type {
 } from '../../proto/gen/chorus/v1/user.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../src/domain/errors.js';
 import { hashPassword } from '../../src/domain/passwords.js';
-import { tokenDigest, verifyToken } from '../../src/domain/tokens.js';
+import { verifyToken } from '../../src/domain/tokens.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import { isEmailConflict, writeWithFreeTag } from './accountRecords.js';
 import { checkUsername } from './usernames.js';
@@ -137,7 +137,7 @@ export async function logout(turn: UserTurn, request: Authenticate): Promise<Use
   const user = turn.user;
   if (!claims || claims.userId !== user.id || claims.generation !== user.token_generation) return emptyReply();
   const next = nextRecord(user);
-  const digest = tokenDigest(request.token);
+  const digest = claims.revocationKey;
   if (next.revoked_tokens.includes(digest)) return emptyReply();
   if (next.revoked_tokens.length >= MAX_REVOKED_TOKENS) {
     // Keeps the record bounded: a new generation revokes this token and every other one at once.

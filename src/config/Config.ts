@@ -19,6 +19,11 @@ export interface HttpOptions {
   readonly messageRateWindowMs: number;
   /** How long an edge trusts a caller a User actor on another node authenticated (0: ask every time). */
   readonly authCacheMs: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges or proxy-addr's names such as
+   * `loopback`); empty: the header is ignored and the client is the socket's peer.
+   */
+  readonly trustedProxies: readonly string[];
 }
 
 /** Gateway options. */

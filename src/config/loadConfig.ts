@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import proxyaddr from 'proxy-addr';
 import type { Config } from './Config.js';
 
 /** Environment variable → config path, type and default (one line of why each). */
@@ -16,6 +17,7 @@ const OPTIONS = [
   ['CHORUS_MESSAGE_RATE_LIMIT', 'http.messageRateLimit', 'integer', 5], // Discord: 5 messages ...
   ['CHORUS_MESSAGE_RATE_WINDOW_MS', 'http.messageRateWindowMs', 'integer', 5_000], // ... per 5 s per channel
   ['CHORUS_AUTH_CACHE_MS', 'http.authCacheMs', 'integer', 1_000], // cluster: a token revoked elsewhere works here <= this
+  ['CHORUS_TRUSTED_PROXIES', 'http.trustedProxies', 'list', ''], // whose X-Forwarded-For is believed; none by default
   ['CHORUS_HEARTBEAT_INTERVAL_MS', 'gateway.heartbeatIntervalMs', 'integer', 41_250],
   ['CHORUS_RESUME_WINDOW_MS', 'gateway.resumeWindowMs', 'integer', 180_000], // Discord keeps sessions "a few minutes"
   ['CHORUS_RESUME_BUFFER', 'gateway.resumeBufferSize', 'integer', 2_000],
@@ -106,6 +108,12 @@ export function loadConfig(
         .filter((item) => item !== '');
     }
     setPath(config, path, value);
+  }
+  const proxies = (config['http'] as { trustedProxies: string[] }).trustedProxies;
+  try {
+    proxyaddr.compile(proxies);
+  } catch (error) {
+    problems.push(`CHORUS_TRUSTED_PROXIES: ${(error as Error).message}`);
   }
   const validate = new Ajv({ allErrors: true }).compile(schema);
   if (!validate(config)) {

@@ -8,35 +8,73 @@ export interface TokenClaims {
   readonly issuedAtMs: number;
 }
 
+/** Claims of a verified token, with the key under which logout revokes exactly this token. */
+export interface VerifiedToken extends TokenClaims {
+  /** Derived from the verified claims alone, so no other spelling of the token can dodge a revocation. */
+  readonly revocationKey: string;
+}
+
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
 const unb64 = (text: string): string => Buffer.from(text, 'base64url').toString('utf8');
+
+/** The only alphabet a token part may use: unpadded base64url. */
+const PART = /^[A-Za-z0-9_-]+$/;
+/** Longest token accepted; a real one is about 90 characters. */
+const MAX_TOKEN_LENGTH = 256;
+
+const headOf = (claims: TokenClaims): string =>
+  `${b64(claims.userId)}.${b64(`${claims.generation}:${claims.issuedAtMs}`)}`;
+const macOf = (secret: string, head: string): Buffer => createHmac('sha256', secret).update(head).digest();
 
 /**
  * Issues a Discord-layout token: base64(user id) . base64(generation:issued-at) . HMAC-SHA256. The
  * first part decodes to the user id as Discord clients expect; the HMAC makes it unforgeable.
  */
 export function signToken(secret: string, claims: TokenClaims): string {
-  const head = `${b64(claims.userId)}.${b64(`${claims.generation}:${claims.issuedAtMs}`)}`;
-  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
+  const head = headOf(claims);
+  return `${head}.${macOf(secret, head).toString('base64url')}`;
 }
 
-/** The claims of a well-signed token, or undefined for anything else. */
-export function verifyToken(secret: string, token: string): TokenClaims | undefined {
+/**
+ * The claims of a well-signed token in its one canonical spelling, or undefined for anything else.
+ * Base64 decoders forgive padding, `+/` for `-_` and stray low bits in the last character; each such
+ * variant of a token is refused here, so a logged-out token cannot come back as a look-alike.
+ */
+export function verifyToken(secret: string, token: string): VerifiedToken | undefined {
+  if (token.length > MAX_TOKEN_LENGTH) return undefined;
   const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
+  if (parts.length !== 3 || !parts.every((part) => PART.test(part))) return undefined;
   const [idPart, metaPart, signature] = parts as [string, string, string];
-  const expected = createHmac('sha256', secret).update(`${idPart}.${metaPart}`).digest();
+  const expected = macOf(secret, `${idPart}.${metaPart}`);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const claims = claimsOf(idPart, metaPart);
+  // Each part must re-encode to the very same text: this is what refuses every variant spelling.
+  if (!claims || headOf(claims) !== `${idPart}.${metaPart}` || expected.toString('base64url') !== signature) {
+    return undefined;
+  }
+  return { ...claims, revocationKey: digestOf(token) };
+}
+
+function claimsOf(idPart: string, metaPart: string): TokenClaims | undefined {
   const userId = unb64(idPart);
-  const [generation, issuedAt] = unb64(metaPart).split(':').map(Number);
-  if (!/^\d+$/.test(userId) || !Number.isInteger(generation) || !Number.isFinite(issuedAt)) return undefined;
+  const [generation, issuedAt, ...rest] = unb64(metaPart).split(':').map(Number);
+  if (!/^\d{1,20}$/.test(userId) || rest.length > 0) return undefined;
+  if (!Number.isSafeInteger(generation) || !Number.isSafeInteger(issuedAt)) return undefined;
   return { userId, generation: generation as number, issuedAtMs: issuedAt as number };
 }
 
-/** A stable digest of a token, for revocation lists (the token itself is never stored). */
-export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('base64url').slice(0, 32);
+/**
+ * The key logout stores to revoke one token: a digest of its canonical spelling, the only one
+ * verifyToken accepts (so the key is a function of the verified claims). Earlier versions stored the
+ * same digest, so tokens revoked before stay revoked.
+ */
+const digestOf = (canonicalToken: string): string =>
+  createHash('sha256').update(canonicalToken).digest('base64url').slice(0, 32);
+
+/** The key MFA login tickets are signed with: derived from the token key, so a ticket is never a token. */
+export function ticketSecret(tokenSecret: string): string {
+  return `${tokenSecret}:mfa-ticket`;
 }
 
 /** Strips the optional `Bearer ` / `Bot ` prefix of an Authorization header value. */

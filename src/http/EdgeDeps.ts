@@ -25,8 +25,8 @@ export interface InviteDirectory {
 
 /** Finds the channel that owns a webhook (webhooks are owned by their Channel actor). */
 export interface WebhookDirectory {
-  /** The webhook's channel id, or undefined for an unknown webhook. */
-  channelOf(webhookId: string): Promise<string | undefined>;
+  /** The webhook's channel id, or undefined for an unknown webhook; a wrong `token`, when given, is 401 50027. */
+  channelOf(webhookId: string, token?: string): Promise<string | undefined>;
   /** The channels of a guild that have webhooks. */
   channelsOfGuild(guildId: string): Promise<string[]>;
 }
@@ -54,6 +54,8 @@ export interface EdgeDeps {
   /** Attachment bytes (files under the data dir, or Cassandra chunks every node shares). */
   readonly blobs: BlobStore;
   readonly limiter: RateLimiter;
+  /** Verifies token signatures at the edge, so a forged token costs no actor activation. */
+  readonly tokenSecret: string;
   /** Callers authenticated by User actors on other nodes, for a short while (see CallerCache). */
   readonly callers: CallerCache;
   /** Assigns ids for entities the edge creates an actor for (a new user, a new guild). */

@@ -26,6 +26,8 @@ export interface RateLimiter {
    * says whether one more hit would pass; a window not open yet reports its full limit and length.
    */
   peek(windows: readonly RateLimitWindow[]): Promise<RateLimitHit[]>;
+  /** Closes the windows of these keys at once (a successful login clears its failed attempts). */
+  reset(keys: readonly string[]): Promise<void>;
 }
 
 /** A rate limiter for one process: fixed windows kept in a map, swept as they expire. */
@@ -56,6 +58,11 @@ export class InMemoryRateLimiter implements RateLimiter {
         };
       }),
     );
+  }
+
+  reset(keys: readonly string[]): Promise<void> {
+    for (const key of keys) this.#windows.delete(key);
+    return Promise.resolve();
   }
 
   #hitOne({ key, limit, windowMs }: RateLimitWindow, now: number): RateLimitHit {

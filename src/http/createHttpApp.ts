@@ -2,6 +2,8 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { EdgeDeps, EdgeState } from './EdgeDeps.js';
 import { BadRequestError } from '../domain/errors.js';
+import { clientIp } from './clientIp.js';
+import { credentialAttempts } from './credentialAttempts.js';
 import { errorMiddleware } from './errorMiddleware.js';
 import { readBody } from './readBody.js';
 import { rateLimitMiddleware } from './rateLimitMiddleware.js';
@@ -23,8 +25,10 @@ const HEALTH_PATH = /^(\/api(\/v\d+)?)?(\/-)?\/(health|healthz|readyz)$/;
 /** Builds the Koa app: error mapping first, CORS, body reading, rate limits, then one router per resource. */
 export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   const app = new Koa<EdgeState>();
-  app.proxy = true;
+  // X-Forwarded-Host/-Proto are believed only when the operator runs Chorus behind proxies it named.
+  app.proxy = deps.http.trustedProxies.length > 0;
   app.use(errorMiddleware(deps.log));
+  app.use(clientIp(deps.http.trustedProxies));
   app.use(async (ctx, next) => {
     // Browser clients (Spacebar's web client) call from another origin.
     ctx.set('Access-Control-Allow-Origin', ctx.get('origin') || '*');
@@ -60,6 +64,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
     }
     await next();
   });
+  app.use(credentialAttempts(deps));
   const api = new Router<EdgeState>({ prefix: '/api' });
   for (const mount of ROUTE_MODULES) mount(api, deps);
   app.use(api.routes());

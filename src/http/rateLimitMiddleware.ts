@@ -1,9 +1,26 @@
 import type { Middleware } from 'koa';
-import { RateLimitedError } from '../domain/errors.js';
-import { tokenFromHeader, tokenUserId } from '../domain/tokens.js';
-import type { EdgeDeps, EdgeState } from './EdgeDeps.js';
+import { RateLimitedError, toAppError } from '../domain/errors.js';
+import { tokenFromHeader } from '../domain/tokens.js';
+import type { EdgeContext, EdgeDeps, EdgeState } from './EdgeDeps.js';
+import { requireCaller } from './routeKit.js';
 
 const MESSAGE_ROUTE = /\/channels\/(\d+)\/messages$/;
+
+/**
+ * Whom a request counts against: the user, once its token is verified (signature, generation,
+ * revocation: the same check the route makes, done once per request); otherwise the client's address.
+ * A token that does not verify never names a user here, so nobody can spend another user's budget.
+ */
+async function bucketOwner(ctx: EdgeContext, deps: EdgeDeps): Promise<string> {
+  if (tokenFromHeader(ctx.get('authorization')) === undefined) return `ip:${ctx.ip}`;
+  try {
+    return (await requireCaller(ctx, deps)).userId;
+  } catch (error) {
+    // Unreachable actors answer 503 from the route; a refused token is just an anonymous client here.
+    if (toAppError(error).kind !== 'unauthenticated') throw error;
+    return `ip:${ctx.ip}`;
+  }
+}
 
 /**
  * Discord-style limits with X-RateLimit-* headers: a global per-user (or per-IP) limit per second, and
@@ -12,8 +29,7 @@ const MESSAGE_ROUTE = /\/channels\/(\d+)\/messages$/;
 export function rateLimitMiddleware(deps: EdgeDeps): Middleware<EdgeState> {
   const { limiter, http } = deps;
   return async (ctx, next) => {
-    const token = tokenFromHeader(ctx.get('authorization'));
-    const who = (token !== undefined ? tokenUserId(token) : undefined) ?? `ip:${ctx.ip}`;
+    const who = await bucketOwner(ctx as EdgeContext, deps);
     const channel = ctx.method === 'POST' ? MESSAGE_ROUTE.exec(ctx.path)?.[1] : undefined;
     const bucket = channel === undefined ? undefined : `messages:${channel}`;
     const windows = [{ key: `global:${who}`, limit: http.globalRateLimitPerSecond, windowMs: 1000 }];

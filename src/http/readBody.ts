@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
+import { checkJsonBounds } from './jsonBounds.js';
 import { parseMultipart } from './multipart.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -19,7 +20,7 @@ async function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Pro
 
 /**
  * Reads and parses the JSON body, capped at `maxBytes`: larger → 413 (40005); malformed JSON → 400
- * (50109). The parsed value is `ctx.request.body`. A multipart body gives its `payload_json` part,
+ * (50109); nested too deep or too many values → 400 (50035, see jsonBounds). The parsed value is `ctx.request.body`. A multipart body gives its `payload_json` part,
  * or, without one, its text fields as an object of strings (discord.js sends sticker uploads that
  * way); its file parts are `ctx.request.files`. A multipart body may be larger: `maxUploadBytes` of
  * files on top of `maxBytes` (routes check the files' total against `maxUploadBytes` themselves, to
@@ -35,6 +36,10 @@ export function readBody(maxBytes: number, maxUploadBytes = 0): Middleware {
       let body: unknown = undefined;
       if (multipart) {
         const { fields, files } = parseMultipart(raw, contentType);
+        // Files may fill the upload allowance; the JSON and text parts keep the plain body's cap.
+        let textBytes = 0;
+        for (const value of fields.values()) textBytes += Buffer.byteLength(value);
+        if (textBytes > maxBytes) throw new PayloadTooLargeError();
         text = fields.get('payload_json');
         if (text === undefined && fields.size > 0) body = Object.fromEntries(fields);
         (ctx.request as { files?: unknown }).files = files;
@@ -45,6 +50,7 @@ export function readBody(maxBytes: number, maxUploadBytes = 0): Middleware {
         } catch {
           throw new BadRequestError('The request body contains invalid JSON.', 50_109);
         }
+        checkJsonBounds(body);
       }
       (ctx.request as { body?: unknown }).body = body;
     }

@@ -4,7 +4,7 @@ import { UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { hasRight, type Right } from '../domain/rights.js';
 import { MissingPermissionsError } from '../domain/errors.js';
 import { isSnowflake } from '../domain/snowflake.js';
-import { tokenFromHeader, tokenUserId } from '../domain/tokens.js';
+import { tokenFromHeader, verifyToken } from '../domain/tokens.js';
 import type { SchemaBody, SchemaName } from '../schemas/index.js';
 import { validate } from '../schemas/validate.js';
 import type { EdgeContext, EdgeDeps } from './EdgeDeps.js';
@@ -17,7 +17,8 @@ export function requireCaller(ctx: EdgeContext, deps: EdgeDeps): Promise<Caller>
 
 async function authenticate(header: string, deps: EdgeDeps): Promise<Caller> {
   const token = tokenFromHeader(header);
-  const userId = token === undefined ? undefined : tokenUserId(token);
+  // The signature is checked here: a forged or mangled token never reaches (or activates) an actor.
+  const userId = token === undefined ? undefined : verifyToken(deps.tokenSecret, token)?.userId;
   if (token === undefined || userId === undefined) throw new UnauthorizedError();
   const remote = deps.system.ownerOf(ActorKind.User, userId) !== deps.system.nodeId;
   const cached = remote ? deps.callers.get(token) : undefined;

@@ -77,6 +77,7 @@ export function assembleNode(
     publicUrl: listener.url,
     blobs: backend.blobs,
     limiter: backend.limiter,
+    tokenSecret: backend.tokenSecret,
     callers: new CallerCache(config.http.authCacheMs),
     log,
     requestStop,

@@ -36,10 +36,13 @@ function sendWebhooks(ctx: EdgeContext, deps: EdgeDeps, reply: ChannelReply): vo
   else sendJson(ctx, json);
 }
 
-/** The channel of the route's `{webhook_id}`; 404 10015 when there is no such webhook. */
+/**
+ * The channel of the route's `{webhook_id}`; 404 10015 when there is no such webhook, 401 50027 when the
+ * route's `{token}` is wrong (checked before any body is validated: a stranger learns nothing of the schema).
+ */
 async function webhookChannel(ctx: EdgeContext, deps: EdgeDeps): Promise<{ channelId: string; webhookId: string }> {
   const webhookId = snowflakeParam(ctx, 'webhook_id');
-  const channelId = await deps.webhooks.channelOf(webhookId);
+  const channelId = await deps.webhooks.channelOf(webhookId, ctx.params['token']);
   if (channelId === undefined) throw new UnknownEntityError('webhook');
   return { channelId, webhookId };
 }

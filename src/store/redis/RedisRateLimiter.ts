@@ -92,6 +92,16 @@ export class RedisRateLimiter {
     }
   }
 
+  /** Closes the windows of these keys; when Redis cannot answer, they simply expire as usual. */
+  async reset(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await this.redis.del(...keys.map((key) => `${this.keyPrefix}rl:${key}`));
+    } catch {
+      // Nothing to undo: the windows run out by themselves.
+    }
+  }
+
   #keys(windows: readonly RateLimitWindow[]): string[] {
     return windows.map((window) => `${this.keyPrefix}rl:${window.key}`);
   }

@@ -47,4 +47,14 @@ describe('RedisRateLimiter', () => {
     assert.equal(spent?.allowed, false);
     assert.equal(spent?.remaining, 0);
   });
+
+  it('closes reset windows for every node at once', async () => {
+    const window = { key: 'auth:reset', limit: 1, windowMs: 60_000 };
+    await new RedisRateLimiter(redis(), prefix).hit([window]);
+    const [spent] = await new RedisRateLimiter(redis(), prefix).peek([window]);
+    assert.equal(spent?.allowed, false);
+    await new RedisRateLimiter(redis(), prefix).reset([window.key]);
+    const [fresh] = await new RedisRateLimiter(redis(), prefix).hit([window]);
+    assert.equal(fresh?.allowed, true);
+  });
 });

@@ -6,7 +6,9 @@ describe('tokens', () => {
   const claims = { userId: '175928847299117063', generation: 3, issuedAtMs: 1_700_000_000_000 };
 
   it('round-trips the claims of a token it signed', () => {
-    assert.deepEqual(verifyToken('secret', signToken('secret', claims)), claims);
+    const { revocationKey, ...verified } = verifyToken('secret', signToken('secret', claims)) ?? {};
+    assert.deepEqual(verified, claims);
+    assert.equal(typeof revocationKey, 'string');
   });
 
   it('starts with the base64 user id, as Discord clients expect', () => {
@@ -22,6 +24,32 @@ describe('tokens', () => {
     const forged = `${Buffer.from('1').toString('base64url')}.${meta ?? ''}.${mac ?? ''}`;
     assert.equal(verifyToken('secret', forged), undefined);
     assert.equal(verifyToken('secret', 'not-a-token'), undefined);
+  });
+
+  it('refuses every other spelling of a token it signed', () => {
+    let token = signToken('secret', claims);
+    // A token with both URL-safe characters, so the standard-alphabet spelling differs from it.
+    for (let ms = 0; !/-/.test(token) || !/_/.test(token); ms += 1) {
+      token = signToken('secret', { ...claims, issuedAtMs: claims.issuedAtMs + ms });
+    }
+    const last = token.at(-1) ?? '';
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const spellings = [
+      `${token}=`,
+      token.replace(/-/g, '+').replace(/_/g, '/'),
+      `${token.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1] ?? ''}`,
+      token.replace('.', '=.'),
+      ` ${token}`,
+    ];
+    assert.ok(verifyToken('secret', token));
+    for (const spelled of spellings) assert.equal(verifyToken('secret', spelled), undefined, spelled);
+  });
+
+  it('gives every verified token a revocation key of its own', () => {
+    const first = verifyToken('secret', signToken('secret', claims));
+    const second = verifyToken('secret', signToken('secret', { ...claims, issuedAtMs: claims.issuedAtMs + 1 }));
+    assert.ok(first && second);
+    assert.notEqual(first.revocationKey, second.revocationKey);
   });
 
   it('accepts the header bare, as Bearer and as Bot', () => {

@@ -44,4 +44,13 @@ describe('InMemoryRateLimiter', () => {
     now = 1_000;
     assert.deepEqual(await limiter.peek([window]), [{ allowed: true, limit: 2, remaining: 2, resetAfterMs: 1_000 }]);
   });
+
+  it('closes reset windows at once', async () => {
+    const limiter = new InMemoryRateLimiter(() => 0);
+    const window = { key: 'auth:reset', limit: 1, windowMs: 60_000 };
+    await limiter.hit([window]);
+    assert.equal((await limiter.peek([window]))[0]?.allowed, false);
+    await limiter.reset([window.key]);
+    assert.equal((await limiter.hit([window]))[0]?.allowed, true);
+  });
 });
