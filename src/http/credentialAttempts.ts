@@ -95,9 +95,13 @@ export function credentialAttempts(deps: EdgeDeps): Middleware<EdgeState> {
   const { limiter } = deps;
   return async (ctx, next) => {
     const route = CREDENTIAL_ROUTES.find(({ method, path }) => method === ctx.method && path.test(ctx.path));
+    if (route === undefined) {
+      await next();
+      return;
+    }
     const body = (ctx.request as { body?: unknown }).body;
     const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : undefined;
-    const account = route ? await route.account(ctx as EdgeContext, deps, fields) : undefined;
+    const account = await route.account(ctx as EdgeContext, deps, fields);
     if (account === undefined) {
       await next();
       return;

@@ -6,36 +6,59 @@ import { ValidationError } from '../domain/errors.js';
  */
 export const MAX_JSON_DEPTH = 32;
 /**
- * Most values (objects, arrays and scalars) a body may hold. Schemas cap each array far below this;
- * this bounds the work done on a body before any schema looks at it, unknown fields included.
+ * Most values (objects, arrays and scalars; object keys aside) a body may hold. Schemas cap each
+ * array far below this; this bounds the work done on a body before any schema looks at it, unknown
+ * fields included.
  */
 export const MAX_JSON_NODES = 50_000;
 
-function tooLarge(code: string, message: string): ValidationError {
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+function refusal(code: string, message: string): ValidationError {
   return new ValidationError({ _errors: [{ code, message }] });
 }
 
 /**
- * Refuses a parsed JSON body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_NODES
- * values (400 50035), so that no later step (validation, serialization, cloning, storage) meets an
- * input that could overflow its stack or hold the event loop. Walks with an explicit stack and stops
- * before queueing past either limit, so the check itself costs at most MAX_JSON_NODES steps.
+ * Why a JSON text is refused before it is parsed, if it is: nested deeper than MAX_JSON_DEPTH or
+ * holding more than MAX_JSON_NODES values (400 50035). Parsing a megabyte of tiny values holds the
+ * event loop for tens of milliseconds and a deep document overflows the stack of every later step
+ * (validation, serialization, cloning), so one pass over the characters decides first: it counts
+ * brackets and commas outside strings, an upper bound of the values a valid document holds. Text that
+ * is not JSON at all is left for JSON.parse to refuse.
  */
-export function checkJsonBounds(body: unknown): void {
-  const pending: { value: unknown; depth: number }[] = [{ value: body, depth: 1 }];
-  // Values seen or waiting to be seen: checked before a container's children are queued.
-  let counted = 1;
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, depth } = next;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) {
-      throw tooLarge('JSON_TOO_DEEP', `The body may nest at most ${MAX_JSON_DEPTH} levels deep.`);
+export function jsonBoundsError(text: string): ValidationError | undefined {
+  let depth = 0;
+  let values = 1;
+  let inString = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === BACKSLASH) at += 1;
+      else if (char === QUOTE) inString = false;
+      continue;
     }
-    const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
-    counted += children.length;
-    if (counted > MAX_JSON_NODES) {
-      throw tooLarge('JSON_TOO_LARGE', `The body may hold at most ${MAX_JSON_NODES} values.`);
+    if (char === QUOTE) {
+      inString = true;
+    } else if (char === OPEN_BRACE || char === OPEN_BRACKET) {
+      depth += 1;
+      values += 1; // its first member, which no comma announces
+      if (depth > MAX_JSON_DEPTH) {
+        return refusal('JSON_TOO_DEEP', `The body may nest at most ${MAX_JSON_DEPTH} levels deep.`);
+      }
+    } else if (char === CLOSE_BRACE || char === CLOSE_BRACKET) {
+      depth -= 1;
+    } else if (char === COMMA) {
+      values += 1;
     }
-    for (const child of children) pending.push({ value: child, depth: depth + 1 });
+    if (values > MAX_JSON_NODES) {
+      return refusal('JSON_TOO_LARGE', `The body may hold at most ${MAX_JSON_NODES} values.`);
+    }
   }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
-import { checkJsonBounds } from './jsonBounds.js';
+import { type AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
+import { jsonBoundsError } from './jsonBounds.js';
 import { parseMultipart } from './multipart.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -18,9 +18,22 @@ async function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Pro
   return Buffer.concat(chunks);
 }
 
+/** The body parsed and within bounds, or why it is refused. */
+function parseJson(text: string): { body: unknown } | { error: AppError } {
+  const error = jsonBoundsError(text);
+  if (error) return { error };
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return { error: new BadRequestError('The request body contains invalid JSON.', 50_109) };
+  }
+}
+
 /**
  * Reads and parses the JSON body, capped at `maxBytes`: larger → 413 (40005); malformed JSON → 400
- * (50109); nested too deep or too many values → 400 (50035, see jsonBounds). The parsed value is `ctx.request.body`. A multipart body gives its `payload_json` part,
+ * (50109); nested too deep or holding too many values → 400 (50035, see jsonBounds); either refusal is
+ * thrown when the route first reads `ctx.request.body`, after its own checks of who is calling. The
+ * parsed value is `ctx.request.body`. A multipart body gives its `payload_json` part,
  * or, without one, its text fields as an object of strings (discord.js sends sticker uploads that
  * way); its file parts are `ctx.request.files`. A multipart body may be larger: `maxUploadBytes` of
  * files on top of `maxBytes` (routes check the files' total against `maxUploadBytes` themselves, to
@@ -44,15 +57,19 @@ export function readBody(maxBytes: number, maxUploadBytes = 0): Middleware {
         if (text === undefined && fields.size > 0) body = Object.fromEntries(fields);
         (ctx.request as { files?: unknown }).files = files;
       }
-      if (text !== undefined && text.trim() !== '') {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new BadRequestError('The request body contains invalid JSON.', 50_109);
-        }
-        checkJsonBounds(body);
+      const refusal = text !== undefined && text.trim() !== '' ? parseJson(text) : { body };
+      if ('error' in refusal) {
+        // Refused when first read, not here: a route checks its caller's credentials (a webhook's
+        // token, a permission) before it looks at the body, so a stranger learns nothing about it.
+        const { error } = refusal;
+        Object.defineProperty(ctx.request, 'body', {
+          get: () => {
+            throw error;
+          },
+        });
+      } else {
+        (ctx.request as { body?: unknown }).body = refusal.body;
       }
-      (ctx.request as { body?: unknown }).body = body;
     }
     await next();
   };
