@@ -1,3 +1,5 @@
+import { jsonBoundsError } from '../domain/jsonBounds.js';
+import { quoteUnsafeIntegers } from '../domain/losslessJson.js';
 import { tokenFromHeader } from '../domain/tokens.js';
 import type { IdentifyBody } from '../schemas/realtime.js';
 import { validate } from '../schemas/validate.js';
@@ -19,12 +21,15 @@ export function isRefusal(value: object): value is Refusal {
   return 'closeCode' in value;
 }
 
-/** Decodes one client message: over 4096 bytes or not a JSON object → 4002; `op` not an integer → 4001. */
+/** Decodes one client message: over 4096 bytes, nested past 32 levels or not a JSON object → 4002; `op` not an integer → 4001. */
 export function decodeClientPayload(data: Buffer): ClientPayload | Refusal {
   if (data.length > MAX_PAYLOAD_BYTES) return { closeCode: CloseCode.DecodeError };
+  const text = data.toString('utf8');
+  if (jsonBoundsError(text)) return { closeCode: CloseCode.DecodeError };
   let value: unknown;
   try {
-    value = JSON.parse(data.toString('utf8'));
+    // Snowflakes sent as JSON integers (discord.py's guild_id in op 4 and op 8) keep their digits.
+    value = JSON.parse(quoteUnsafeIntegers(text));
   } catch {
     return { closeCode: CloseCode.DecodeError };
   }

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { type AppError, BadRequestError, PayloadTooLargeError } from '../domain/errors.js';
-import { jsonBoundsError } from './jsonBounds.js';
+import { jsonBoundsError } from '../domain/jsonBounds.js';
+import { quoteUnsafeIntegers } from '../domain/losslessJson.js';
 import { parseMultipart } from './multipart.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -18,12 +19,12 @@ async function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Pro
   return Buffer.concat(chunks);
 }
 
-/** The body parsed and within bounds, or why it is refused. */
+/** The body parsed (integers beyond 2^53 kept as strings) and within bounds, or why it is refused. */
 function parseJson(text: string): { body: unknown } | { error: AppError } {
   const error = jsonBoundsError(text);
   if (error) return { error };
   try {
-    return { body: JSON.parse(text) as unknown };
+    return { body: JSON.parse(quoteUnsafeIntegers(text)) as unknown };
   } catch {
     return { error: new BadRequestError('The request body contains invalid JSON.', 50_109) };
   }

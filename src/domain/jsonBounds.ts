@@ -1,4 +1,4 @@
-import { ValidationError } from '../domain/errors.js';
+import { ValidationError } from './errors.js';
 
 /**
  * Deepest nesting a body may have. Discord's deepest bodies (command options inside subcommand

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_JSON_DEPTH, MAX_JSON_NODES, jsonBoundsError } from '../../../src/http/jsonBounds.js';
+import { MAX_JSON_DEPTH, MAX_JSON_NODES, jsonBoundsError } from '../../../src/domain/jsonBounds.js';
 
 /** `{"a":{"a":...}}` nested `levels` objects deep, as text. */
 const nested = (levels: number): string => `${'{"a":'.repeat(levels)}"leaf"${'}'.repeat(levels)}`;
