@@ -5,6 +5,7 @@ import type {
   ChannelReply,
   InvalidateAccess,
 } from '../../proto/gen/chorus/v1/channel.js';
+import type { BlobRemover } from '../../src/domain/BlobStore.js';
 import { InternalError, UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { Actor } from '../runtime/Actor.js';
@@ -57,6 +58,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   constructor(
     private readonly ctx: ActorContext,
     private readonly stores: ChannelStores,
+    private readonly blobs: BlobRemover,
   ) {
     super();
   }
@@ -205,7 +207,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
       return EMPTY_REPLY;
     }
     if (!scope) {
-      this.#scope = new ChannelScope(this.ctx, this.stores, record);
+      this.#scope = new ChannelScope(this.ctx, this.stores, record, this.blobs);
       return EMPTY_REPLY;
     }
     const mine = scope.channel;
@@ -240,7 +242,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
     this.#loaded = true;
     const record = await this.stores.channels.get(this.ctx.key);
     if (!record) return undefined;
-    const scope = new ChannelScope(this.ctx, this.stores, record);
+    const scope = new ChannelScope(this.ctx, this.stores, record, this.blobs);
     await scope.reconcileLastMessage();
     this.#scope = scope;
     return scope;

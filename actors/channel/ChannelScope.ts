@@ -1,5 +1,6 @@
 import type { ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { BlobRemover } from '../../src/domain/BlobStore.js';
 import { UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
@@ -68,6 +69,8 @@ export class ChannelScope {
     readonly ctx: ActorContext,
     readonly stores: ChannelStores,
     public channel: ChannelRecord,
+    /** Where the bytes of this channel's attachments go when no message references them any more. */
+    readonly blobs: BlobRemover,
   ) {
     if (channel.guild_id === null) for (const user of recipientUsers(channel, (id) => ({ id }))) this.remember(user);
   }

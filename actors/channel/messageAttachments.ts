@@ -1,4 +1,5 @@
 import { isStoredAttachment, type AttachmentJson } from '../../src/domain/attachment.js';
+import { attachmentKey } from '../../src/domain/blobKeys.js';
 
 /**
  * Attachments travel from the edge to the Channel actor in the body's `attachments` field, which the
@@ -36,6 +37,20 @@ export function editedAttachments(
     }
   }
   return { attachments, uploaded };
+}
+
+/** The blob keys of a message's attachments (a message of `channelId`: the edge stored them under it). */
+export function attachmentBlobKeys(channelId: string, attachments: readonly unknown[]): string[] {
+  return attachments
+    .filter(isStoredAttachment)
+    .filter((attachment) => typeof attachment.filename === 'string')
+    .map((attachment) => attachmentKey(channelId, attachment.id, attachment.filename));
+}
+
+/** The attachments of `before` that `after` (the same message, edited) no longer has. */
+export function droppedAttachments(before: readonly unknown[], after: readonly unknown[]): unknown[] {
+  const kept = new Set(after.map(idOf));
+  return before.filter((attachment) => !kept.has(idOf(attachment)));
 }
 
 function idOf(value: unknown): string {

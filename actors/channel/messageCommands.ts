@@ -11,13 +11,14 @@ import {
   MissingPermissionsError,
   ValidationError,
 } from '../../src/domain/errors.js';
+import { deleteBlobs } from '../../src/domain/BlobStore.js';
 import { isSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { BulkDeleteBody, MessageEditBody } from '../../src/schemas/message.js';
 import { can, requireCaller, requireGuildChannel, requirePermission, type Access } from './channelAccess.js';
 import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { parseMentions, resolveMentions } from './mentions.js';
-import { editedAttachments } from './messageAttachments.js';
+import { attachmentBlobKeys, droppedAttachments, editedAttachments } from './messageAttachments.js';
 import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { isDeletableType } from './messageJson.js';
@@ -83,10 +84,13 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget, a
   }
   if (body.components !== undefined) record.components = body.components;
   if (body.flags !== undefined) record.flags = (record.flags & ~clientFlags(~0)) | clientFlags(body.flags);
+  const dropped = droppedAttachments(record.attachments, edited.attachments);
   record.attachments = edited.attachments;
   if (isEmptyMessage(record.content, record.embeds, record.sticker_ids, record.attachments)) {
     throw new BadRequestError('Cannot send an empty message', 50_006);
   }
+  // Nothing refuses the edit past this point; bytes go before the record (see deleteMessage).
+  await deleteBlobs(scope.blobs, attachmentBlobKeys(scope.channel.id, dropped));
   record.edited_timestamp = new Date(scope.ctx.clock.now()).toISOString();
   await scope.messages.update(record);
   const [rendered] = await scope.render([record], access.userId);
@@ -105,8 +109,9 @@ export async function deleteMessage(scope: ChannelScope, request: MessageTarget,
   if (record.author_id !== access.userId && (scope.channel.guild_id === null || !can(access, 'MANAGE_MESSAGES'))) {
     throw new MissingPermissionsError('MANAGE_MESSAGES');
   }
-  // Its attachments' bytes stay in the BlobStore (actors never touch bytes): their URLs keep working,
-  // as Discord's CDN links do for a while after a delete.
+  // The attachments' bytes go first: a failure between the two leaves a message whose files answer
+  // 404 (a retried delete finishes it), never files that outlive their message and stay served.
+  await deleteBlobs(scope.blobs, attachmentBlobKeys(scope.channel.id, record.attachments));
   await scope.messages.delete(scope.channel.id, [record.id]);
   if (record.pinned && scope.pinCount !== undefined) scope.pinCount -= 1;
   const data = withGuildId(scope.channel, { id: record.id, channel_id: scope.channel.id });
@@ -134,6 +139,10 @@ export async function bulkDelete(scope: ChannelScope, request: ChannelBodyReques
   if (ids.some((id) => snowflakeTimestampMs(id) < oldest)) {
     throw new BadRequestError('You can only bulk delete messages that are under 14 days old.', 50_034);
   }
+  // Ids of other channels' messages, or of none, read as undefined: only this channel's bytes go.
+  const records = await Promise.all(ids.map((id) => scope.messages.get(scope.channel.id, id)));
+  const keys = records.flatMap((record) => (record ? attachmentBlobKeys(scope.channel.id, record.attachments) : []));
+  await deleteBlobs(scope.blobs, keys); // before the records, as in deleteMessage
   await scope.messages.delete(scope.channel.id, ids);
   scope.pinCount = undefined; // some may have been pinned: recount on the next pin
   const data = withGuildId(scope.channel, { ids, channel_id: scope.channel.id });

@@ -1,4 +1,5 @@
 import type { GuildCommand, GuildReply } from '../../proto/gen/chorus/v1/guild.js';
+import type { BlobRemover } from '../../src/domain/BlobStore.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
@@ -33,9 +34,10 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     private readonly ctx: ActorContext,
     private readonly stores: Stores,
     subscriptions: SubscriptionStore,
+    blobs: BlobRemover,
   ) {
     super();
-    this.#rt = new GuildRuntime(ctx, stores, subscriptions);
+    this.#rt = new GuildRuntime(ctx, stores, subscriptions, blobs);
   }
 
   /**

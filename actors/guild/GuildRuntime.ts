@@ -1,5 +1,6 @@
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { GuildReply } from '../../proto/gen/chorus/v1/guild.js';
+import { deleteBlobsAfterCommit, type BlobRemover } from '../../src/domain/BlobStore.js';
 import { UnauthorizedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
@@ -54,6 +55,7 @@ export class GuildRuntime {
     readonly ctx: ActorContext,
     readonly stores: Stores,
     subscriptionStore: SubscriptionStore,
+    private readonly blobs: BlobRemover,
   ) {
     this.fanout = new GuildFanout((ids, event) => {
       ctx.fanOut(ids, event);
@@ -183,6 +185,11 @@ export class GuildRuntime {
     }
     await this.stores.channels.save(channel);
     this.state.putChannel(channel);
+  }
+
+  /** Deletes the images (icons, banners) a committed change stopped referencing, so their URLs answer 404. */
+  deleteImages(keys: readonly string[]): Promise<void> {
+    return deleteBlobsAfterCommit(this.blobs, this.ctx.log, keys);
   }
 
   /** Tells the User actor about a membership change, so it forwards it to the user's sessions. */

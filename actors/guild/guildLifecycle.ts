@@ -3,6 +3,7 @@ import { ConflictError, MissingPermissionsError, ValidationError } from '../../s
 import { DEFAULT_EVERYONE_PERMISSIONS, Permission } from '../../src/domain/permissions.js';
 import type { GuildCreateBody, GuildUpdateBody } from '../../src/schemas/guild.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
+import { replacedImageKeys, type HashedImageFolder } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
@@ -148,8 +149,12 @@ export function getGuild(rt: GuildRuntime, request: GuildRequest): GuildReply {
   return jsonReply(json);
 }
 
-/** Image-valued guild fields: a data URI is stored as its hash, as Discord does. */
-const IMAGE_FIELDS: ReadonlySet<string> = new Set(['banner', 'splash', 'discovery_splash']);
+/** Image-valued guild fields (a data URI is stored as its hash, as Discord does) and their CDN folders. */
+const IMAGE_FIELDS: Readonly<Record<string, HashedImageFolder>> = {
+  banner: 'banners',
+  splash: 'splashes',
+  discovery_splash: 'discovery-splashes',
+};
 
 /** Channel-valued guild fields must name a channel of this guild (of a fitting type). */
 const CHANNEL_FIELDS: Readonly<Record<string, number | undefined>> = {
@@ -178,7 +183,7 @@ export async function updateGuild(rt: GuildRuntime, request: GuildBodyRequest): 
       guild.name = name;
     } else if (key === 'icon') {
       guild.icon = imageHash('icon', value as string | null);
-    } else if (IMAGE_FIELDS.has(key)) {
+    } else if (Object.hasOwn(IMAGE_FIELDS, key)) {
       guild.fields[key] = imageHash(key, value as string | null);
     } else if (key === 'owner_id') {
       if (actorId !== state.ownerId) throw new MissingPermissionsError('OWNER');
@@ -197,11 +202,18 @@ export async function updateGuild(rt: GuildRuntime, request: GuildBodyRequest): 
       guild.fields[key] = value;
     }
   }
+  const before = state.guild;
   await rt.stores.guilds.saveGuild(guild);
   state.guild = guild;
   if (ownerChanged) rt.permissionsChanged();
   const json = guildJson(state);
   rt.emit('GUILD_UPDATE', json, Intent.GUILDS);
+  await rt.deleteImages([
+    ...replacedImageKeys('icons', state.id, before.icon, guild.icon),
+    ...Object.entries(IMAGE_FIELDS).flatMap(([field, folder]) =>
+      replacedImageKeys(folder, state.id, before.fields[field], guild.fields[field]),
+    ),
+  ]);
   return jsonReply(json);
 }
 

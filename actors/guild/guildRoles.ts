@@ -8,6 +8,7 @@ import {
 import { Permission, parsePermissions } from '../../src/domain/permissions.js';
 import type { RoleModifyBody, RolePositionUpdateBody } from '../../src/schemas/guild.js';
 import type { RoleRecord } from '../runtime/ports/records.js';
+import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
@@ -144,6 +145,7 @@ export async function updateRole(rt: GuildRuntime, target: RoleTarget): Promise<
     await moveRoles(rt, actorId, [{ id: role.id, position: body.position }]);
   }
   if (permissionsChanged) rt.permissionsChanged();
+  await rt.deleteImages(replacedImageKeys('role-icons', role.id, current.icon, role.icon));
   return jsonReply(roleJson(state.roles.get(role.id) ?? role));
 }
 
@@ -174,6 +176,7 @@ export async function deleteRole(rt: GuildRuntime, target: RoleTarget): Promise<
   }
   rt.emit('GUILD_ROLE_DELETE', { guild_id: state.id, role_id: role.id }, Intent.GUILDS);
   rt.permissionsChanged();
+  await rt.deleteImages(replacedImageKeys('role-icons', role.id, role.icon, null));
   return emptyReply();
 }
 

@@ -1,4 +1,6 @@
 import type { Authenticate, UserCommand, UserReply } from '../../proto/gen/chorus/v1/user.js';
+import { replacedImageKeys } from '../../src/domain/blobKeys.js';
+import { deleteBlobsAfterCommit, type BlobRemover } from '../../src/domain/BlobStore.js';
 import { InternalError, UnauthorizedError, UnknownEntityError } from '../../src/domain/errors.js';
 import { verifyToken } from '../../src/domain/tokens.js';
 import { Actor } from '../runtime/Actor.js';
@@ -63,6 +65,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     private readonly stores: Stores,
     private readonly options: UserActorOptions,
     sessions: UserSessionStore,
+    private readonly blobs: BlobRemover,
   ) {
     super();
     this.#sessions = new DurableUserSessions(ctx, sessions);
@@ -205,6 +208,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       this.ctx.stopSelf();
       throw forAuth ? new UnauthorizedError() : new UnknownEntityError('user');
     }
+    const deleteImages = (keys: readonly string[]) => deleteBlobsAfterCommit(this.blobs, this.ctx.log, keys);
     return {
       ctx: this.ctx,
       stores: this.stores,
@@ -212,10 +216,16 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       user,
       guildIds: this.#guildIds,
       commit: async (next) => {
+        const previous = this.#user ?? user;
         await this.stores.users.update(next);
         this.#setUser(next);
         if (publicFieldsChanged(user, next)) this.#tellGuilds(next);
+        await deleteImages([
+          ...replacedImageKeys('avatars', next.id, previous.avatar, next.avatar),
+          ...replacedImageKeys('banners', next.id, previous.banner, next.banner),
+        ]);
       },
+      deleteImages,
       dispatch: (event, data, intent = 0) => {
         this.#sessions.dispatch({ event, dataJson: JSON.stringify(data), intent });
       },

@@ -4,6 +4,7 @@ import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js'
 import { createWithFreeTag, newUserRecord, writeWithFreeTag } from './accountRecords.js';
 import { applicationJson, checkApplicationName, modifiedApplication, newApplication } from './applicationJson.js';
 import { botUsername, checkUsername } from './usernames.js';
+import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import { privateUser, publicUser } from './userJson.js';
 import { callerOf, issueToken, jsonReply, nextRecord, parseBody, requireSelf, type UserTurn } from './userTurn.js';
@@ -57,6 +58,7 @@ export async function updateApplication(turn: UserTurn, request: ApplicationTarg
   const app = await ownApplication(turn, request.applicationId, true);
   const next = modifiedApplication(app, parseBody(request.body, 'ApplicationModifySchema'));
   await turn.stores.applications.update(next);
+  await turn.deleteImages(replacedImageKeys('app-icons', app.id, app.icon, next.icon));
   return jsonReply(await describeApplication(turn, next));
 }
 

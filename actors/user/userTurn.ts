@@ -22,8 +22,13 @@ export interface UserTurn {
   /** The current record; never mutated in place: handlers build the next one and `commit` it. */
   readonly user: UserRecord;
   readonly guildIds: ReadonlySet<string>;
-  /** Writes `next` through to storage, then makes it current (ConflictError leaves the old one). */
+  /**
+   * Writes `next` through to storage, then makes it current (ConflictError leaves the old one); the
+   * avatar and banner it replaced or cleared are deleted then.
+   */
   commit(next: UserRecord): Promise<void>;
+  /** Deletes images (e.g. an application's old icon) a committed change stopped referencing. */
+  deleteImages(keys: readonly string[]): Promise<void>;
   /** Sends an event to this user's own sessions (shard 0, intent-filtered). */
   dispatch(event: string, data: unknown, intent?: number): void;
 }

@@ -1,5 +1,6 @@
 import type { ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
 import { MAX_ATTACHMENTS, type AttachmentJson } from '../domain/attachment.js';
+import { attachmentKey } from '../domain/blobKeys.js';
 import { PayloadTooLargeError, ValidationError } from '../domain/errors.js';
 import { imageSize } from '../domain/imageSize.js';
 import { attachmentContentType, safeFilename } from './attachmentFiles.js';
@@ -23,11 +24,6 @@ export interface StoredUploads {
 }
 
 const NO_UPLOADS: StoredUploads = { attachments: [], keys: [], indexes: [] };
-
-/** The blob key of an attachment; the served URL has the same path after `/attachments/`. */
-export function attachmentKey(channelId: string, attachmentId: string, filename: string): string {
-  return `attachments/${channelId}/${attachmentId}/${filename}`;
-}
 
 /** The index a part refers to: N of `files[N]` (discord.js), else its position among the file parts. */
 function partIndex(file: UploadedFile, position: number): string {

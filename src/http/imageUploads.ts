@@ -1,23 +1,10 @@
+import { expressionKey, hashedImageKey, type HashedImageFolder } from '../domain/blobKeys.js';
 import { decodeImage, imageContentType } from '../domain/imageHash.js';
 import { discardBlobs, isRefusal } from './blobResponses.js';
 import type { EdgeDeps } from './EdgeDeps.js';
 
-/** The CDN folders of images named by a hash (Discord's paths: `/<folder>/<owner id>/<hash>.<ext>`). */
-export type HashedImageFolder =
-  'avatars' | 'banners' | 'icons' | 'splashes' | 'discovery-splashes' | 'app-icons' | 'role-icons';
-
 /** Which CDN folder each image field of a body is served from (`{ avatar: 'avatars' }`). */
 export type ImageFields = Readonly<Record<string, HashedImageFolder>>;
-
-/** The blob key of a hashed image; the served path is the same plus an extension. */
-export function hashedImageKey(folder: HashedImageFolder, ownerId: string, hash: string): string {
-  return `${folder}/${ownerId}/${hash}`;
-}
-
-/** The blob key of an emoji or sticker image (`/emojis/<id>.<ext>`, `/stickers/<id>.<ext>`). */
-export function expressionKey(folder: 'emojis' | 'stickers', id: string): string {
-  return `${folder}/${id}`;
-}
 
 /** A body ready for the actor (each image a hash, not bytes) and the blob keys this request created. */
 export interface StoredImages {

@@ -11,6 +11,7 @@ import type { UserSessionStore } from '../../actors/runtime/ports/userSessionSto
 import { SessionActor } from '../../actors/session/SessionActor.js';
 import { UserActor } from '../../actors/user/UserActor.js';
 import type { Config } from '../config/Config.js';
+import type { BlobRemover } from '../domain/BlobStore.js';
 
 /**
  * Where gateway sessions, guild subscriptions and each user's session list live (Redis in cluster
@@ -24,7 +25,10 @@ export interface SessionPorts {
 
 /**
  * Builds each kind's actor with the ports it needs. In cluster mode the host passes a commit fence
- * and the actor gets stores whose writes are refused once its lease is gone (DESIGN §2).
+ * and the actor gets stores whose writes are refused once its lease is gone (DESIGN §2). Blob
+ * deletes are not fenced: an actor deletes only bytes its records stopped referencing (or are about
+ * to, when a deposed owner's record write is then refused and retried on the new owner), so a stale
+ * owner can at worst leave a link answering 404, and a check per deleted key would slow bulk deletes.
  */
 export function actorFactory(
   config: Config,
@@ -32,6 +36,7 @@ export function actorFactory(
   secret: string,
   gatewayUrl: string,
   sessionPorts: SessionPorts,
+  blobs: BlobRemover,
 ): ActorFactory {
   const build = (
     kind: ActorKind,
@@ -44,10 +49,10 @@ export function actorFactory(
     let actor: Actor<never, unknown>;
     switch (kind) {
       case 'guild':
-        actor = new GuildActor(ctx, ports, live.subscriptions);
+        actor = new GuildActor(ctx, ports, live.subscriptions, blobs);
         break;
       case 'channel':
-        actor = new ChannelActor(ctx, ports);
+        actor = new ChannelActor(ctx, ports, blobs);
         break;
       case 'user':
         actor = new UserActor(
@@ -55,6 +60,7 @@ export function actorFactory(
           ports,
           { tokenSecret: secret, passwordCost: config.passwordCost },
           live.userSessions,
+          blobs,
         );
         break;
       case 'session':

@@ -24,7 +24,7 @@ import type { HttpListener } from './listenHttp.js';
 export interface NodeBackend {
   readonly nodeId: string;
   readonly stores: Stores;
-  /** Attachment bytes: every node of a cluster must see the same blobs. */
+  /** Attachment and image bytes: every node of a cluster must see the same blobs. */
   readonly blobs: BlobStore;
   /** Gateway sessions and guild subscriptions (they survive the loss of the node hosting them). */
   readonly sessionPorts: SessionPorts;
@@ -60,7 +60,14 @@ export function assembleNode(
   const ids = new SnowflakeGenerator(backend.generatorId);
   const host = new ActorHost({
     nodeId: backend.nodeId,
-    factory: actorFactory(config, backend.stores, backend.tokenSecret, listener.gatewayUrl, backend.sessionPorts),
+    factory: actorFactory(
+      config,
+      backend.stores,
+      backend.tokenSecret,
+      listener.gatewayUrl,
+      backend.sessionPorts,
+      backend.blobs,
+    ),
     messenger: system,
     clock: systemClock,
     log,

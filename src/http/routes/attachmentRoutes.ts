@@ -1,8 +1,8 @@
 import type { Router } from '@koa/router';
+import { attachmentKey } from '../../domain/blobKeys.js';
 import { RouteNotFoundError } from '../../domain/errors.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import { safeFilename } from '../attachmentFiles.js';
-import { attachmentKey } from '../attachmentUploads.js';
 import { sendBlob } from '../blobResponses.js';
 import type { EdgeDeps, EdgeState } from '../EdgeDeps.js';
 

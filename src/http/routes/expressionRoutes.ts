@@ -1,10 +1,11 @@
 import type { Router } from '@koa/router';
+import { expressionKey } from '../../domain/blobKeys.js';
 import { stickerIndexKey } from '../../domain/codeIndex.js';
 import { UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { emojiImage, uploadKind, type UploadKind } from '../../domain/imageKind.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { discardBlobs } from '../blobResponses.js';
-import { askWithImages, expressionKey, storeExpressionImage } from '../imageUploads.js';
+import { askWithImages, storeExpressionImage } from '../imageUploads.js';
 import { requestFiles, type UploadedFile } from '../multipart.js';
 import { bodyFor, requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild, guildRoute } from './guildRouteKit.js';

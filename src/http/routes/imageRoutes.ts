@@ -1,9 +1,9 @@
 import type { Router } from '@koa/router';
+import { expressionKey, hashedImageKey, type HashedImageFolder } from '../../domain/blobKeys.js';
 import { RouteNotFoundError } from '../../domain/errors.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import { sendBlob } from '../blobResponses.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { expressionKey, hashedImageKey, type HashedImageFolder } from '../imageUploads.js';
 
 /**
  * Extensions clients ask for. The stored original is served whatever the extension (and `?size=` is

@@ -13,6 +13,7 @@ import { Permission } from '../../../src/domain/permissions.js';
 import { SnowflakeGenerator } from '../../../src/domain/snowflake.js';
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
 import { aChannel } from '../../contract/records.js';
+import { InMemoryBlobStore } from '../../../src/store/memory/InMemoryBlobStore.js';
 
 const NOW = 1_700_000_000_000;
 
@@ -146,7 +147,7 @@ describe('ChannelActor access snapshots', () => {
     const channel = aChannel();
     await stores.channels.save(channel);
     const ctx = new SlowGuildContext(channel.id);
-    const actor = new ChannelActor(ctx, stores);
+    const actor = new ChannelActor(ctx, stores, new InMemoryBlobStore());
     await actor.activate();
     const post = (): Promise<ChannelReply> =>
       actor.handle({

@@ -12,6 +12,7 @@ import { createLogger } from '../../../src/domain/Logger.js';
 import { SnowflakeGenerator } from '../../../src/domain/snowflake.js';
 import { InMemorySubscriptionStore } from '../../../src/store/memory/InMemorySubscriptionStore.js';
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
+import { InMemoryBlobStore } from '../../../src/store/memory/InMemoryBlobStore.js';
 
 /** Stands in for User and Session actors: the Guild only tells them. */
 class Bystander extends Actor<unknown, unknown> {
@@ -45,8 +46,9 @@ export class GuildChannelNode {
       return list(...args);
     };
     const factory = ((kind: ActorKind, _key: string, ctx: Parameters<ActorFactory>[2]) => {
-      if (kind === 'guild') return new GuildActor(ctx, this.stores, new InMemorySubscriptionStore());
-      if (kind === 'channel') return new ChannelActor(ctx, this.stores);
+      if (kind === 'guild')
+        return new GuildActor(ctx, this.stores, new InMemorySubscriptionStore(), new InMemoryBlobStore());
+      if (kind === 'channel') return new ChannelActor(ctx, this.stores, new InMemoryBlobStore());
       return new Bystander();
     }) as unknown as ActorFactory;
     const messenger: ActorMessenger = {

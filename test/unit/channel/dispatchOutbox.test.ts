@@ -12,6 +12,7 @@ import { Permission } from '../../../src/domain/permissions.js';
 import { SnowflakeGenerator } from '../../../src/domain/snowflake.js';
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
 import { aChannel, aMessage, nextId } from '../../contract/records.js';
+import { InMemoryBlobStore } from '../../../src/store/memory/InMemoryBlobStore.js';
 
 const AUTHOR = nextId();
 const MEMBER_JSON = JSON.stringify({ user: { id: AUTHOR }, roles: [] });
@@ -78,7 +79,7 @@ describe('Channel dispatch outbox (a node died between storing a message and dis
 
   async function activation(): Promise<{ actor: ChannelActor; ctx: ChannelContext }> {
     const ctx = new ChannelContext(channel.id);
-    const actor = new ChannelActor(ctx, stores);
+    const actor = new ChannelActor(ctx, stores, new InMemoryBlobStore());
     await actor.activate();
     return { actor, ctx };
   }

@@ -16,6 +16,7 @@ import { SnowflakeGenerator } from '../../../src/domain/snowflake.js';
 import { InMemoryUserSessionStore } from '../../../src/store/memory/InMemoryUserSessionStore.js';
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
 import { aUser } from '../../contract/records.js';
+import { InMemoryBlobStore } from '../../../src/store/memory/InMemoryBlobStore.js';
 
 const IDLE_MS = 1_000;
 const GUILD_MESSAGES = 1 << 9; // intent 10 = bit 9
@@ -47,7 +48,8 @@ class Node {
     const options = { tokenSecret: 'unit-secret', passwordCost: 1024 };
     this.host = new ActorHost({
       nodeId: name,
-      factory: ((_kind, _key, ctx) => new UserActor(ctx, stores, options, sessions)) as ActorFactory,
+      factory: ((_kind, _key, ctx) =>
+        new UserActor(ctx, stores, options, sessions, new InMemoryBlobStore())) as ActorFactory,
       messenger,
       clock: this.clock,
       log: createLogger('silent'),
