@@ -17,7 +17,8 @@ async function fetchBlob(node: ClusterNode, path: string): Promise<{ status: num
 
 /**
  * Blobs live in Cassandra in cluster mode, so any node serves what another node stored: an attachment
- * uploaded through one node and an avatar set through another are fetched through a third.
+ * uploaded through one node and an avatar set through another are fetched through a third; once the
+ * message is deleted or the avatar replaced through yet another node, none of them serves it.
  */
 describe('cluster: attachments and CDN images stored through one node are served by every node', function () {
   this.timeout(60_000);
@@ -40,7 +41,7 @@ describe('cluster: attachments and CDN images stored through one node are served
     await cluster?.after();
   });
 
-  it('serves an attachment uploaded through node A from nodes B and C', async () => {
+  it('serves an attachment uploaded through node A from nodes B and C, and none once deleted through C', async () => {
     const text = Buffer.from('the same bytes on every node\n');
     const form = new FormData();
     form.append('payload_json', JSON.stringify({ content: 'a file', attachments: [{ id: '0', filename: 'a.txt' }] }));
@@ -51,7 +52,7 @@ describe('cluster: attachments and CDN images stored through one node are served
       body: form,
     });
     assert.equal(response.status, 200, await response.clone().text());
-    const message = (await response.json()) as { attachments: { url: string; size: number }[] };
+    const message = (await response.json()) as { id: string; attachments: { url: string; size: number }[] };
     const [attachment] = message.attachments;
     assert.ok(attachment, 'the message carries its attachment');
     assert.equal(attachment.size, text.length);
@@ -62,9 +63,15 @@ describe('cluster: attachments and CDN images stored through one node are served
       assert.match(served.type, /^text\/plain/);
       assert.deepEqual(served.bytes, text);
     }
+    // Deleted through node C, the message's file is gone for every node (the blob, not a node's cache).
+    await api(nodes[2].api, 'DELETE', `/channels/${guild.channelId}/messages/${message.id}`, {
+      token: owner.token,
+      expect: 204,
+    });
+    for (const node of nodes) assert.equal((await fetchBlob(node, path)).status, 404, `${node.name} after delete`);
   });
 
-  it('serves an avatar set through node B from nodes A and C', async () => {
+  it('serves an avatar set through node B from nodes A and C, and none once replaced through C', async () => {
     const png = pngBytes(8, 8);
     const me = await api<{ id: string; avatar: string }>(nodes[1].api, 'PATCH', '/users/@me', {
       token: owner.token,
@@ -75,6 +82,15 @@ describe('cluster: attachments and CDN images stored through one node are served
       assert.equal(served.status, 200, `${node.name} serves the avatar`);
       assert.equal(served.type, 'image/png');
       assert.deepEqual(served.bytes, png);
+    }
+    // Replaced through node C, the old avatar is gone for every node.
+    await api(nodes[2].api, 'PATCH', '/users/@me', {
+      token: owner.token,
+      body: { avatar: `data:image/png;base64,${pngBytes(9, 8).toString('base64')}` },
+    });
+    for (const node of nodes) {
+      const old = await fetchBlob(node, `/avatars/${me.id}/${me.avatar}.png`);
+      assert.equal(old.status, 404, `${node.name} after the avatar is replaced`);
     }
   });
 });
