@@ -1,14 +1,31 @@
 import { bool, nullable, obj, snowflake, str } from './builders.js';
+import {
+  CAPTCHA_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  MFA_CODE_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  OPAQUE_MAX_LENGTH,
+  PASSWORD_CHECK_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+} from './discordLimits.js';
+
+/** Strings the server only reads or compares: bounded, never stored as given. */
+const opaque = () => str({ maxLength: OPAQUE_MAX_LENGTH });
+const captcha = () => str({ maxLength: CAPTCHA_MAX_LENGTH });
+const checkedPassword = () => str({ maxLength: PASSWORD_CHECK_MAX_LENGTH });
+const mfaCode = () => str({ maxLength: MFA_CODE_MAX_LENGTH });
+/** A login is an email address or a "name#0000" tag. */
+const login = () => str({ maxLength: EMAIL_MAX_LENGTH });
 
 /** POST /auth/login body. */
 export const LoginSchema = obj(
   {
-    login: str(),
-    password: str(),
+    login: login(),
+    password: checkedPassword(),
     undelete: bool(),
-    captcha_key: str(),
-    login_source: str(),
-    gift_code_sku_id: str(),
+    captcha_key: captcha(),
+    login_source: opaque(),
+    gift_code_sku_id: opaque(),
   },
   ['login', 'password'],
 );
@@ -27,13 +44,13 @@ export const RegisterSchema = obj(
   {
     consent: bool(),
     username: str({ minLength: 2, maxLength: 32 }),
-    password: str({ minLength: 1, maxLength: 72 }),
-    email: str({ format: 'email' }),
-    fingerprint: str(),
-    invite: str(),
-    date_of_birth: str(),
-    gift_code_sku_id: str(),
-    captcha_key: str(),
+    password: str({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+    email: str({ format: 'email', maxLength: EMAIL_MAX_LENGTH }),
+    fingerprint: opaque(),
+    invite: opaque(),
+    date_of_birth: opaque(),
+    gift_code_sku_id: opaque(),
+    captcha_key: captcha(),
     promotional_email_opt_in: bool(),
   },
   ['consent', 'username'],
@@ -54,7 +71,7 @@ export interface RegisterBody {
 
 /** Second step of a login with TOTP. */
 export const TotpSchema = obj(
-  { code: str(), ticket: str(), gift_code_sku_id: nullable(str()), login_source: nullable(str()) },
+  { code: mfaCode(), ticket: opaque(), gift_code_sku_id: nullable(opaque()), login_source: nullable(opaque()) },
   ['code', 'ticket'],
 );
 /** Validated TotpSchema body. */
@@ -66,14 +83,14 @@ export interface TotpBody {
 }
 
 /** Password challenge before listing backup codes. */
-export const BackupCodesChallengeSchema = obj({ password: str() }, ['password']);
+export const BackupCodesChallengeSchema = obj({ password: checkedPassword() }, ['password']);
 /** Validated BackupCodesChallengeSchema body. */
 export interface BackupCodesChallengeBody {
   password: string;
 }
 
 /** Request a password-reset mail. */
-export const ForgotPasswordSchema = obj({ login: str(), captcha_key: str() }, ['login']);
+export const ForgotPasswordSchema = obj({ login: login(), captcha_key: captcha() }, ['login']);
 /** Validated ForgotPasswordSchema body. */
 export interface ForgotPasswordBody {
   login: string;
@@ -81,7 +98,10 @@ export interface ForgotPasswordBody {
 }
 
 /** Set a new password with a reset token. */
-export const PasswordResetSchema = obj({ password: str(), token: str() }, ['password', 'token']);
+export const PasswordResetSchema = obj({ password: str({ maxLength: PASSWORD_MAX_LENGTH }), token: opaque() }, [
+  'password',
+  'token',
+]);
 /** Validated PasswordResetSchema body. */
 export interface PasswordResetBody {
   password: string;
@@ -89,7 +109,7 @@ export interface PasswordResetBody {
 }
 
 /** Confirm an email address with its token. */
-export const VerifyEmailSchema = obj({ token: str(), captcha_key: nullable(str()) }, ['token']);
+export const VerifyEmailSchema = obj({ token: opaque(), captcha_key: nullable(captcha()) }, ['token']);
 /** Validated VerifyEmailSchema body. */
 export interface VerifyEmailBody {
   token: string;
@@ -97,7 +117,10 @@ export interface VerifyEmailBody {
 }
 
 /** Turn on TOTP multi-factor authentication. */
-export const TotpEnableSchema = obj({ password: str(), code: str(), secret: str() }, ['password']);
+// The secret (base32, 80 bits and up) is stored while MFA is on: 128 characters is 640 bits.
+export const TotpEnableSchema = obj({ password: checkedPassword(), code: mfaCode(), secret: str({ maxLength: 128 }) }, [
+  'password',
+]);
 /** Validated TotpEnableSchema body. */
 export interface TotpEnableBody {
   password: string;
@@ -106,14 +129,14 @@ export interface TotpEnableBody {
 }
 
 /** Turn off TOTP multi-factor authentication. */
-export const TotpDisableSchema = obj({ code: str() }, ['code']);
+export const TotpDisableSchema = obj({ code: mfaCode() }, ['code']);
 /** Validated TotpDisableSchema body. */
 export interface TotpDisableBody {
   code: string;
 }
 
 /** List (or regenerate) MFA backup codes. */
-export const MfaCodesSchema = obj({ password: str(), regenerate: bool() }, ['password']);
+export const MfaCodesSchema = obj({ password: checkedPassword(), regenerate: bool() }, ['password']);
 /** Validated MfaCodesSchema body. */
 export interface MfaCodesBody {
   password: string;
@@ -121,7 +144,7 @@ export interface MfaCodesBody {
 }
 
 /** Verify a backup-code listing with an emailed key. */
-export const CodesVerificationSchema = obj({ key: str(), nonce: str(), regenerate: bool() }, ['key', 'nonce']);
+export const CodesVerificationSchema = obj({ key: opaque(), nonce: opaque(), regenerate: bool() }, ['key', 'nonce']);
 /** Validated CodesVerificationSchema body. */
 export interface CodesVerificationBody {
   key: string;
@@ -130,14 +153,18 @@ export interface CodesVerificationBody {
 }
 
 /** First WebAuthn step: ask for a registration challenge. */
-export const GenerateWebAuthnCredentialsSchema = obj({ password: str() }, ['password']);
+export const GenerateWebAuthnCredentialsSchema = obj({ password: checkedPassword() }, ['password']);
 /** Validated GenerateWebAuthnCredentialsSchema body. */
 export interface GenerateWebAuthnCredentialsBody {
   password: string;
 }
 
+// A credential is the JSON of a WebAuthn attestation: a few kilobytes at most.
+const credential = () => str({ maxLength: 16_384 });
+const keyName = () => str({ maxLength: NAME_MAX_LENGTH });
+
 /** Second WebAuthn step: register the created credential. */
-export const CreateWebAuthnCredentialSchema = obj({ credential: str(), name: str(), ticket: str() }, [
+export const CreateWebAuthnCredentialSchema = obj({ credential: credential(), name: keyName(), ticket: opaque() }, [
   'credential',
   'name',
   'ticket',
@@ -150,7 +177,12 @@ export interface CreateWebAuthnCredentialBody {
 }
 
 /** Either WebAuthn step on one route: the fields of both, all optional. */
-export const WebAuthnPostSchema = obj({ password: str(), credential: str(), name: str(), ticket: str() });
+export const WebAuthnPostSchema = obj({
+  password: checkedPassword(),
+  credential: credential(),
+  name: keyName(),
+  ticket: opaque(),
+});
 /** Validated WebAuthnPostSchema body. */
 export interface WebAuthnPostBody {
   password?: string;
@@ -160,7 +192,7 @@ export interface WebAuthnPostBody {
 }
 
 /** Second step of a login with a WebAuthn assertion. */
-export const WebAuthnTotpSchema = obj({ code: str(), ticket: str() }, ['code', 'ticket']);
+export const WebAuthnTotpSchema = obj({ code: opaque(), ticket: opaque() }, ['code', 'ticket']);
 /** Validated WebAuthnTotpSchema body. */
 export interface WebAuthnTotpBody {
   code: string;

@@ -1,7 +1,26 @@
-import { arr, bool, int, nullable, obj, oneOfTypes, permissionBits, snowflake, str } from './builders.js';
+import { arr, bool, imageData, int, nullable, obj, oneOfTypes, permissionBits, snowflake, str } from './builders.js';
+import {
+  CAPTCHA_MAX_LENGTH,
+  MFA_CODE_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  SNOWFLAKE_MAX_LENGTH,
+  URL_MAX_LENGTH,
+} from './discordLimits.js';
+
+/** Discord: an application description has at most 400 characters; at most 5 tags of 20 characters. */
+const DESCRIPTION_MAX_LENGTH = 400;
+const MAX_TAGS = 5;
+const TAG_MAX_LENGTH = 20;
+const url = () => str({ maxLength: URL_MAX_LENGTH });
 
 /** POST /applications body. */
-export const ApplicationCreateSchema = obj({ name: str(), team_id: oneOfTypes(['string', 'integer']) }, ['name']);
+export const ApplicationCreateSchema = obj(
+  {
+    name: str({ maxLength: NAME_MAX_LENGTH }),
+    team_id: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
+  },
+  ['name'],
+);
 /** Validated ApplicationCreateSchema body. */
 export interface ApplicationCreateBody {
   name: string;
@@ -10,15 +29,15 @@ export interface ApplicationCreateBody {
 
 /** PATCH /applications/{id} body. */
 export const ApplicationModifySchema = obj({
-  description: str(),
-  icon: str(),
-  interactions_endpoint_url: str(),
-  name: str(),
-  privacy_policy_url: str(),
-  role_connections_verification_url: str(),
-  terms_of_service_url: str(),
+  description: str({ maxLength: DESCRIPTION_MAX_LENGTH }),
+  icon: imageData(),
+  interactions_endpoint_url: url(),
+  name: str({ maxLength: NAME_MAX_LENGTH }),
+  privacy_policy_url: url(),
+  role_connections_verification_url: url(),
+  terms_of_service_url: url(),
   max_participants: nullable(int()),
-  tags: arr(str()),
+  tags: arr(str({ maxLength: TAG_MAX_LENGTH }), { maxItems: MAX_TAGS }),
   bot_public: bool(),
   bot_require_code_grant: bool(),
   flags: int(),
@@ -41,7 +60,13 @@ export interface ApplicationModifyBody {
 
 /** POST /oauth2/authorize body: add a bot to a guild (permissions is a decimal bitfield string). */
 export const ApplicationAuthorizeSchema = obj(
-  { authorize: bool(), guild_id: snowflake(), permissions: permissionBits(), captcha_key: str(), code: str() },
+  {
+    authorize: bool(),
+    guild_id: snowflake(),
+    permissions: permissionBits(),
+    captcha_key: str({ maxLength: CAPTCHA_MAX_LENGTH }),
+    code: str({ maxLength: MFA_CODE_MAX_LENGTH }),
+  },
   ['authorize', 'guild_id', 'permissions'],
 );
 /** Validated ApplicationAuthorizeSchema body. */
@@ -54,7 +79,7 @@ export interface ApplicationAuthorizeBody {
 }
 
 /** PATCH /applications/{id}/bot body. */
-export const BotModifySchema = obj({ avatar: str(), username: str() });
+export const BotModifySchema = obj({ avatar: imageData(), username: str({ maxLength: NAME_MAX_LENGTH }) });
 /** Validated BotModifySchema body. */
 export interface BotModifyBody {
   avatar?: string;

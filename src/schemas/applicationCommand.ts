@@ -1,18 +1,27 @@
 import { arr, bool, choices, int, mapOf, nullable, num, obj, oneOfTypes, permissionBits, str } from './builders.js';
 import type { JsonSchema } from './builders.js';
+import { LOCALE_MAX_LENGTH, MAX_LOCALES, SNOWFLAKE_MAX_LENGTH } from './discordLimits.js';
 
 /** Discord's caps on a command: 25 options per level, 25 choices per option. */
 export const MAX_COMMAND_OPTIONS = 25;
 const MAX_CHOICES = 25;
+/**
+ * A bulk overwrite may hold 110 commands (100 CHAT_INPUT, 5 USER, 5 MESSAGE); the User actor answers
+ * Discord's 30032 past a per-type limit, so the schema only stops a huge list early.
+ */
+const BULK_HARD_CAP = 200;
 
-const localizations = (): JsonSchema => nullable(mapOf(str()));
+/** Localized names (32) and descriptions (100) by locale: Discord's limits, 100 for both here. */
+const localizations = (): JsonSchema =>
+  nullable(mapOf(str({ maxLength: 100 }), { maxProperties: MAX_LOCALES, keys: str({ maxLength: LOCALE_MAX_LENGTH }) }));
 
 /** A choice of a STRING, INTEGER or NUMBER option. */
 const choice = obj(
   {
     name: str({ minLength: 1, maxLength: 100 }),
     name_localizations: localizations(),
-    value: oneOfTypes(['string', 'number']),
+    // Discord: a string choice value has at most 100 characters.
+    value: oneOfTypes(['string', 'number'], { maxLength: 100 }),
   },
   ['name', 'value'],
 );
@@ -30,7 +39,7 @@ function option(depth: number): JsonSchema {
     description_localizations: localizations(),
     required: bool(),
     choices: arr(choice, { maxItems: MAX_CHOICES }),
-    channel_types: arr(int()),
+    channel_types: arr(int(), { maxItems: 32 }),
     min_value: num(),
     max_value: num(),
     min_length: int({ minimum: 0, maximum: 6000 }),
@@ -43,7 +52,7 @@ function option(depth: number): JsonSchema {
 
 /** The fields of a command body (POST, PUT items, PATCH). */
 const commandProperties: Record<string, JsonSchema> = {
-  id: str(),
+  id: str({ maxLength: SNOWFLAKE_MAX_LENGTH }),
   type: choices('integer', [1, 2, 3]),
   name: str({ minLength: 1, maxLength: 32 }),
   name_localizations: localizations(),
@@ -54,8 +63,8 @@ const commandProperties: Record<string, JsonSchema> = {
   dm_permission: nullable(bool()),
   default_permission: nullable(bool()),
   nsfw: bool(),
-  contexts: nullable(arr(choices('integer', [0, 1, 2]))),
-  integration_types: arr(choices('integer', [0, 1])),
+  contexts: nullable(arr(choices('integer', [0, 1, 2]), { maxItems: 3 })),
+  integration_types: arr(choices('integer', [0, 1]), { maxItems: 2 }),
 };
 
 /** POST /applications/{id}[/guilds/{id}]/commands body. */
@@ -63,7 +72,7 @@ export const ApplicationCommandCreateSchema = obj(commandProperties, ['name']);
 /** PATCH .../commands/{id} body: every field optional. */
 export const ApplicationCommandEditSchema = obj(commandProperties);
 /** PUT .../commands body: the whole new set. */
-export const ApplicationCommandBulkSchema = arr(ApplicationCommandCreateSchema);
+export const ApplicationCommandBulkSchema = arr(ApplicationCommandCreateSchema, { maxItems: BULK_HARD_CAP });
 
 /** Validated ApplicationCommandCreateSchema body (options and localizations are checked by the schema). */
 export interface ApplicationCommandCreateBody {

@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv';
+import { SNOWFLAKE_MAX_LENGTH } from './discordLimits.js';
 
 /** A JSON Schema (draft-07) object as ajv compiles it. */
 export type JsonSchema = SchemaObject;
@@ -43,22 +44,61 @@ export function nullable(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-/** An array schema whose items match `items`; `extra` adds minItems / maxItems. */
-export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
+/** Bounds of an array: maxItems is mandatory, so no array schema is without a limit. */
+export interface ArrayLimits {
+  readonly maxItems: number;
+  readonly minItems?: number;
+}
+
+/**
+ * An array schema whose items match `items`, at most `limits.maxItems` long. The items are checked only
+ * once the length is within bounds (`if`/`then`): with allErrors, ajv would otherwise visit (and report)
+ * every item of a huge array before the length error ends the request.
+ */
+export function arr(items: JsonSchema, limits: ArrayLimits): JsonSchema {
+  const bounds: JsonSchema = { maxItems: limits.maxItems };
+  if (limits.minItems !== undefined) bounds['minItems'] = limits.minItems;
+  return {
+    type: 'array',
+    ...bounds,
+    if: { type: 'array', maxItems: limits.maxItems },
+    then: { type: 'array', items },
+  };
+}
 
 /** An array of exactly `count` items matching `items` (spec: "array of exactly N"). */
 export const exactly = (count: number, items: JsonSchema): JsonSchema =>
   arr(items, { minItems: count, maxItems: count });
 
-/** An object schema; unknown extra properties are allowed, as Discord ignores them. */
+/**
+ * An object schema. Unknown properties are dropped (the validator runs with `removeAdditional`), so a body
+ * reaches an actor, and storage, with only the fields named here; as on Discord, they are not an error.
+ */
 export function obj(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
-  const schema: JsonSchema = { type: 'object', properties };
+  const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema['required'] = [...required];
   return schema;
 }
 
-/** An object whose every property (e.g. keyed by channel id) matches `values`. */
-export const mapOf = (values: JsonSchema): JsonSchema => ({ type: 'object', additionalProperties: values });
+/** Bounds of a map: how many entries, and what each key must look like. */
+export interface MapLimits {
+  readonly maxProperties: number;
+  /** Schema of every key (a string schema: maxLength, pattern). */
+  readonly keys: JsonSchema;
+}
+
+/**
+ * An object whose every property (e.g. keyed by channel id) matches `values`, with at most
+ * `limits.maxProperties` of them; as with arr(), the entries are checked only once the count is in bounds.
+ */
+export function mapOf(values: JsonSchema, limits: MapLimits): JsonSchema {
+  return {
+    type: 'object',
+    maxProperties: limits.maxProperties,
+    if: { type: 'object', maxProperties: limits.maxProperties },
+    then: { type: 'object', propertyNames: limits.keys, additionalProperties: values },
+  };
+}
 
 /** The same object schema with more properties required (e.g. ChannelCreate = ChannelModify + name). */
 export function requiring(schema: JsonSchema, ...fields: readonly string[]): JsonSchema {
@@ -67,8 +107,14 @@ export function requiring(schema: JsonSchema, ...fields: readonly string[]): Jso
   return { ...schema, required: [...new Set([...before, ...fields])] };
 }
 
-/** A snowflake id: always a string on the wire. */
-export const snowflake = (): JsonSchema => str();
+/** A snowflake id: always a string on the wire, at most 20 digits (a 64-bit integer). */
+export const snowflake = (): JsonSchema => str({ maxLength: SNOWFLAKE_MAX_LENGTH });
 
 /** A permission bitfield serialised as a decimal string (allow, deny, permissions). */
 export const permissionBits = (): JsonSchema => str({ pattern: '^[0-9]{1,20}$' });
+
+/**
+ * A base64 `data:` URI image (avatar, banner, icon, ...). Left without maxLength on purpose: an image is as
+ * large as the body cap allows, and is stored as a blob whose record keeps only its hash.
+ */
+export const imageData = (): JsonSchema => str();

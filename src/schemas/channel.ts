@@ -1,4 +1,13 @@
 import { arr, bool, choices, int, nullable, obj, permissionBits, requiring, snowflake, str } from './builders.js';
+import { INLINE_IMAGE_MAX_LENGTH, MAX_CHANNELS, NAME_MAX_LENGTH } from './discordLimits.js';
+
+/** Discord: a channel topic holds at most 1024 characters (4096 for forums; the Guild actor checks 1024). */
+const TOPIC_MAX_LENGTH = 1024;
+/**
+ * Permission overwrites of one channel: Discord documents no cap; one per role (250) and as many members
+ * again is far beyond any real channel.
+ */
+const MAX_OVERWRITES = 500;
 
 /** Channel type numbers the spec accepts. */
 const CHANNEL_TYPES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 33, 34, 35, 64, 255] as const;
@@ -26,19 +35,20 @@ export interface ChannelPermissionOverwriteBody {
 export const ChannelModifySchema = obj({
   name: str({ maxLength: 100 }),
   type: choices('number', CHANNEL_TYPES),
-  topic: nullable(str()),
-  icon: nullable(str()),
+  topic: nullable(str({ maxLength: TOPIC_MAX_LENGTH })),
+  // Kept as given in the channel record (no blob): bounded like any stored string.
+  icon: nullable(str({ maxLength: INLINE_IMAGE_MAX_LENGTH })),
   bitrate: int(),
   user_limit: int(),
   rate_limit_per_user: int(),
   position: int(),
-  permission_overwrites: arr(ChannelPermissionOverwriteSchema),
+  permission_overwrites: arr(ChannelPermissionOverwriteSchema, { maxItems: MAX_OVERWRITES }),
   parent_id: nullable(snowflake()),
   id: snowflake(),
   nsfw: bool(),
-  rtc_region: nullable(str()),
+  rtc_region: nullable(str({ maxLength: 64 })),
   default_auto_archive_duration: int(),
-  default_reaction_emoji: nullable(str()),
+  default_reaction_emoji: nullable(str({ maxLength: NAME_MAX_LENGTH })),
   flags: int(),
   default_thread_rate_limit_per_user: int(),
   video_quality_mode: int(),
@@ -75,6 +85,7 @@ export interface ChannelCreateBody extends ChannelModifyBody {
 /** PATCH /guilds/{id}/channels body: an array of position changes (errors are keyed "0", "1", ...). */
 export const ChannelReorderSchema = arr(
   obj({ id: snowflake(), position: int(), lock_permissions: bool(), parent_id: nullable(snowflake()) }, ['id']),
+  { maxItems: MAX_CHANNELS },
 );
 /** One item of ChannelReorderSchema. */
 export interface ChannelReorderItem {

@@ -1,7 +1,12 @@
 import { arr, bool, choices, int, obj, str } from './builders.js';
+import { TIMESTAMP_MAX_LENGTH, URL_MAX_LENGTH } from './discordLimits.js';
+
+/** Discord: at most 25 fields per embed. */
+const MAX_EMBED_FIELDS = 25;
+const url = () => str({ maxLength: URL_MAX_LENGTH });
 
 /** An image, thumbnail or video inside an embed. */
-export const EmbedImage = obj({ url: str(), proxy_url: str(), height: int(), width: int() });
+export const EmbedImage = obj({ url: url(), proxy_url: url(), height: int(), width: int() });
 /** Validated EmbedImage value. */
 export interface EmbedImage {
   url?: string;
@@ -16,18 +21,18 @@ export const Embed = obj({
   title: str({ maxLength: 256 }),
   type: choices('string', ['article', 'gifv', 'image', 'link', 'rich', 'video']),
   description: str({ maxLength: 4096 }),
-  url: str(),
-  timestamp: str({ format: 'date-time' }),
+  url: url(),
+  timestamp: str({ format: 'date-time', maxLength: TIMESTAMP_MAX_LENGTH }),
   color: int(),
-  footer: obj({ text: str({ maxLength: 2048 }), icon_url: str(), proxy_icon_url: str() }, ['text']),
+  footer: obj({ text: str({ maxLength: 2048 }), icon_url: url(), proxy_icon_url: url() }, ['text']),
   image: EmbedImage,
   thumbnail: EmbedImage,
   video: EmbedImage,
-  provider: obj({ name: str(), url: str() }),
-  author: obj({ name: str({ maxLength: 256 }), url: str(), icon_url: str(), proxy_icon_url: str() }),
+  provider: obj({ name: str({ maxLength: 256 }), url: url() }),
+  author: obj({ name: str({ maxLength: 256 }), url: url(), icon_url: url(), proxy_icon_url: url() }),
   fields: arr(
     obj({ name: str({ maxLength: 256 }), value: str({ maxLength: 1024 }), inline: bool() }, ['name', 'value']),
-    { maxItems: 25 },
+    { maxItems: MAX_EMBED_FIELDS },
   ),
 });
 /** Validated Embed value. */

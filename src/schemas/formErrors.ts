@@ -7,16 +7,33 @@ const ERRORS_KEY = '_errors';
 /** Longest echo of a rejected value inside a message, so a huge body cannot bloat the error. */
 const MAX_ECHO = 100;
 
+/**
+ * Most fields one error body names. Discord's error bodies stay small however bad the body; beyond this
+ * many the client has enough to fix, and the answer stays a few kilobytes.
+ */
+export const MAX_FIELD_ERRORS = 20;
+
+/** Longest body key echoed as a path segment of the tree (keys of maps are client-chosen). */
+const MAX_SEGMENT = 64;
+
+/**
+ * Keywords whose error only restates errors reported below it: `if` fails when its `then` did (arr()'s and
+ * mapOf()'s size guard), `propertyNames` when one of its key checks did.
+ */
+const RESTATING_KEYWORDS: ReadonlySet<string> = new Set(['if', 'propertyNames']);
+
 /** Converts ajv errors (from a `verbose` ajv) into Discord's 50035 `errors` tree that mirrors the body. */
 // Array indices become string keys, each failing node gets `{ _errors: [{ code, message }] }`, and only the first
-// error per node is kept, as Discord reports one per field.
+// error per node is kept, as Discord reports one per field; at most MAX_FIELD_ERRORS nodes are reported.
 export function formErrors(errors: readonly ErrorObject[]): FieldErrorTree {
   const tree: FieldErrorTree = {};
   const seen = new Set<string>();
   for (const error of errors) {
+    if (RESTATING_KEYWORDS.has(error.keyword)) continue;
     const path = errorPath(error);
     const key = JSON.stringify(path);
     if (seen.has(key)) continue;
+    if (seen.size >= MAX_FIELD_ERRORS) break;
     seen.add(key);
     insert(tree, path, toLeaf(error));
   }
@@ -25,14 +42,16 @@ export function formErrors(errors: readonly ErrorObject[]): FieldErrorTree {
 
 /** Body path of an error; for `required`, the missing property itself. */
 function errorPath(error: ErrorObject): string[] {
-  const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(unescapePointer);
+  const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(segmentOf);
   const missing: unknown = error.params['missingProperty'];
   if (error.keyword === 'required' && typeof missing === 'string') path.push(missing);
   return path;
 }
 
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+/** A JSON pointer segment as a tree key: unescaped, and cut to MAX_SEGMENT characters. */
+function segmentOf(segment: string): string {
+  const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+  return key.length > MAX_SEGMENT ? `${key.slice(0, MAX_SEGMENT)}…` : key;
 }
 
 function insert(tree: FieldErrorTree, path: readonly string[], leaf: FieldErrorLeaf): void {

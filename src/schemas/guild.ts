@@ -1,13 +1,25 @@
 import { ChannelModifySchema, type ChannelModifyBody } from './channel.js';
-import { arr, bool, int, nullable, obj, oneOfTypes, permissionBits, snowflake, str } from './builders.js';
+import { arr, bool, imageData, int, nullable, obj, oneOfTypes, permissionBits, snowflake, str } from './builders.js';
+import { MAX_CHANNELS, MAX_ROLES, NAME_MAX_LENGTH, OPAQUE_MAX_LENGTH } from './discordLimits.js';
+
+/** Discord documents no limit on a guild description; its client allows far fewer than this. */
+const GUILD_DESCRIPTION_MAX_LENGTH = 1024;
+/** A voice region id or a guild template code: short ids. */
+const SHORT_ID_MAX_LENGTH = 64;
+/** Guild feature names (COMMUNITY, DISCOVERABLE, ...): Discord has a few dozen. */
+const MAX_FEATURES = 100;
+/** Discord: emoji names are 2..32 characters (the Guild actor checks which characters). */
+const EMOJI_NAME_MAX_LENGTH = 32;
+/** Discord's welcome screen: 5 channels, a 140-character description, 50 per channel. */
+const MAX_WELCOME_CHANNELS = 5;
 
 /** POST /guilds body (name at most 100). */
 export const GuildCreateSchema = obj({
   name: str({ maxLength: 100 }),
-  region: str(),
-  icon: nullable(str()),
-  channels: arr(ChannelModifySchema),
-  guild_template_code: str(),
+  region: str({ maxLength: SHORT_ID_MAX_LENGTH }),
+  icon: nullable(imageData()),
+  channels: arr(ChannelModifySchema, { maxItems: MAX_CHANNELS }),
+  guild_template_code: str({ maxLength: SHORT_ID_MAX_LENGTH }),
   system_channel_id: snowflake(),
   rules_channel_id: snowflake(),
 });
@@ -22,13 +34,13 @@ export interface GuildCreateBody {
   rules_channel_id?: string;
 }
 
-/** PATCH /guilds/{id} body. */
+/** PATCH /guilds/{id} body; owner_id transfers the guild (owner only, checked by the Guild actor). */
 export const GuildUpdateSchema = obj({
-  name: str(),
-  banner: nullable(str()),
-  splash: nullable(str()),
-  description: str(),
-  features: arr(str()),
+  name: str({ maxLength: NAME_MAX_LENGTH }),
+  banner: nullable(imageData()),
+  splash: nullable(imageData()),
+  description: str({ maxLength: GUILD_DESCRIPTION_MAX_LENGTH }),
+  features: arr(str({ maxLength: 64 }), { maxItems: MAX_FEATURES }),
   verification_level: int(),
   default_message_notifications: int(),
   system_channel_flags: int(),
@@ -36,14 +48,15 @@ export const GuildUpdateSchema = obj({
   public_updates_channel_id: snowflake(),
   afk_timeout: int(),
   afk_channel_id: snowflake(),
-  preferred_locale: str(),
+  preferred_locale: str({ maxLength: 16 }),
   premium_progress_bar_enabled: bool(),
-  discovery_splash: str(),
-  region: str(),
-  icon: nullable(str()),
-  guild_template_code: str(),
+  discovery_splash: imageData(),
+  region: str({ maxLength: SHORT_ID_MAX_LENGTH }),
+  icon: nullable(imageData()),
+  guild_template_code: str({ maxLength: SHORT_ID_MAX_LENGTH }),
   system_channel_id: snowflake(),
   rules_channel_id: snowflake(),
+  owner_id: snowflake(),
 });
 /** Validated GuildUpdateSchema body. */
 export interface GuildUpdateBody {
@@ -67,10 +80,14 @@ export interface GuildUpdateBody {
   guild_template_code?: string;
   system_channel_id?: string;
   rules_channel_id?: string;
+  owner_id?: string;
 }
 
 /** POST /guilds/templates/{code} body: create a guild from a template. */
-export const GuildTemplateCreateSchema = obj({ name: str(), avatar: nullable(str()) }, ['name']);
+export const GuildTemplateCreateSchema = obj(
+  { name: str({ maxLength: NAME_MAX_LENGTH }), avatar: nullable(imageData()) },
+  ['name'],
+);
 /** Validated GuildTemplateCreateSchema body. */
 export interface GuildTemplateCreateBody {
   name: string;
@@ -78,7 +95,11 @@ export interface GuildTemplateCreateBody {
 }
 
 /** POST /guilds/{id}/templates body. */
-export const TemplateCreateSchema = obj({ name: str(), description: str() }, ['name']);
+// Discord: name 1..100, description at most 120; the Guild actor answers for both (name after trimming).
+export const TemplateCreateSchema = obj(
+  { name: str({ maxLength: NAME_MAX_LENGTH }), description: str({ maxLength: 120 }) },
+  ['name'],
+);
 /** Validated TemplateCreateSchema body. */
 export interface TemplateCreateBody {
   name: string;
@@ -99,13 +120,19 @@ export interface VanityUrlBody {
 /** PATCH /guilds/{id}/welcome-screen body. */
 export const GuildUpdateWelcomeScreenSchema = obj({
   welcome_channels: arr(
-    obj({ channel_id: snowflake(), description: str(), emoji_id: snowflake(), emoji_name: str() }, [
-      'channel_id',
-      'description',
-    ]),
+    obj(
+      {
+        channel_id: snowflake(),
+        description: str({ maxLength: 50 }),
+        emoji_id: snowflake(),
+        emoji_name: str({ maxLength: EMOJI_NAME_MAX_LENGTH }),
+      },
+      ['channel_id', 'description'],
+    ),
+    { maxItems: MAX_WELCOME_CHANNELS },
   ),
   enabled: bool(),
-  description: str(),
+  description: str({ maxLength: 140 }),
 });
 /** Validated GuildUpdateWelcomeScreenSchema body. */
 export interface GuildUpdateWelcomeScreenBody {
@@ -124,7 +151,12 @@ export interface WidgetModifyBody {
 
 /** POST /guilds/{id}/emojis body. */
 export const EmojiCreateSchema = obj(
-  { image: str(), name: str(), require_colons: nullable(bool()), roles: arr(snowflake()) },
+  {
+    image: imageData(),
+    name: str({ maxLength: EMOJI_NAME_MAX_LENGTH }),
+    require_colons: nullable(bool()),
+    roles: arr(snowflake(), { maxItems: MAX_ROLES }),
+  },
   ['image'],
 );
 /** Validated EmojiCreateSchema body. */
@@ -136,7 +168,10 @@ export interface EmojiCreateBody {
 }
 
 /** PATCH /guilds/{id}/emojis/{emoji_id} body. */
-export const EmojiModifySchema = obj({ name: str(), roles: arr(snowflake()) });
+export const EmojiModifySchema = obj({
+  name: str({ maxLength: EMOJI_NAME_MAX_LENGTH }),
+  roles: arr(snowflake(), { maxItems: MAX_ROLES }),
+});
 /** Validated EmojiModifySchema body. */
 export interface EmojiModifyBody {
   name?: string;
@@ -159,22 +194,27 @@ export interface ModifyGuildStickerBody {
   description?: string;
 }
 
-/** PATCH /guilds/{id}/roles/{role_id} body (permissions is a decimal bitfield string). */
+/**
+ * PATCH /guilds/{id}/roles/{role_id} body (permissions is a decimal bitfield string; name at most 100, as
+ * on Discord). Newer clients send `colors` ({primary_color, ...}) instead of `color`.
+ */
 export const RoleModifySchema = obj({
-  name: str(),
+  name: str({ maxLength: NAME_MAX_LENGTH }),
   permissions: permissionBits(),
   color: int(),
+  colors: obj({ primary_color: int(), secondary_color: nullable(int()), tertiary_color: nullable(int()) }),
   hoist: bool(),
   mentionable: bool(),
   position: int(),
-  icon: str(),
-  unicode_emoji: str(),
+  icon: imageData(),
+  unicode_emoji: str({ maxLength: EMOJI_NAME_MAX_LENGTH }),
 });
 /** Validated RoleModifySchema body. */
 export interface RoleModifyBody {
   name?: string;
   permissions?: string;
   color?: number;
+  colors?: { primary_color?: number; secondary_color?: number | null; tertiary_color?: number | null };
   hoist?: boolean;
   mentionable?: boolean;
   position?: number;
@@ -187,7 +227,9 @@ export const RoleCreateSchema = RoleModifySchema;
 export type RoleCreateBody = RoleModifyBody;
 
 /** PATCH /guilds/{id}/roles body: an array of {id, position} (errors are keyed "0", "1", ...). */
-export const RolePositionUpdateSchema = arr(obj({ id: snowflake(), position: int() }, ['id', 'position']));
+export const RolePositionUpdateSchema = arr(obj({ id: snowflake(), position: int() }, ['id', 'position']), {
+  maxItems: MAX_ROLES,
+});
 /** Validated RolePositionUpdateSchema body. */
 export type RolePositionUpdateBody = { id: string; position: number }[];
 
@@ -197,13 +239,13 @@ export type RolePositionUpdateBody = { id: string; position: number }[];
  */
 export const InviteCreateSchema = obj({
   target_user_id: nullable(snowflake()),
-  target_type: nullable(oneOfTypes(['string', 'integer'])),
-  validate: str(),
+  target_type: nullable(oneOfTypes(['string', 'integer'], { maxLength: 16 })),
+  validate: str({ maxLength: OPAQUE_MAX_LENGTH }),
   max_age: int(),
   max_uses: int(),
   temporary: bool(),
   unique: bool(),
-  target_user: str(),
+  target_user: str({ maxLength: OPAQUE_MAX_LENGTH }),
   target_user_type: int(),
 });
 /** Validated InviteCreateSchema body. */
@@ -228,11 +270,24 @@ export interface PurgeBody {
 }
 
 /** POST /channels/{id}/webhooks body (name at most 80). */
-export const WebhookCreateSchema = obj({ name: str({ maxLength: 80 }), avatar: str() }, ['name']);
+export const WebhookCreateSchema = obj({ name: str({ maxLength: 80 }), avatar: imageData() }, ['name']);
 /** Validated WebhookCreateSchema body. */
 export interface WebhookCreateBody {
   name: string;
   avatar?: string;
+}
+
+/** PATCH /webhooks/{id}[/{token}] body; the Channel actor checks the name and refuses another channel_id. */
+export const WebhookModifySchema = obj({
+  name: str({ maxLength: 80 }),
+  avatar: nullable(imageData()),
+  channel_id: nullable(snowflake()),
+});
+/** Validated WebhookModifySchema body. */
+export interface WebhookModifyBody {
+  name?: string;
+  avatar?: string | null;
+  channel_id?: string | null;
 }
 
 /** Member, ban and prune payloads live in member.ts (same spec section). */

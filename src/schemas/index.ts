@@ -64,6 +64,7 @@ export const schemas = {
   InviteCreateSchema: guild.InviteCreateSchema,
   PurgeSchema: guild.PurgeSchema,
   WebhookCreateSchema: guild.WebhookCreateSchema,
+  WebhookModifySchema: guild.WebhookModifySchema,
   // Channel
   ChannelModifySchema: channel.ChannelModifySchema,
   ChannelCreateSchema: channel.ChannelCreateSchema,
@@ -74,6 +75,7 @@ export const schemas = {
   // Message
   MessageCreateSchema: message.MessageCreateSchema,
   MessageEditSchema: message.MessageEditSchema,
+  WebhookExecuteSchema: message.WebhookExecuteSchema,
   Embed: message.Embed,
   EmbedImage: message.EmbedImage,
   BulkDeleteSchema: message.BulkDeleteSchema,
@@ -158,6 +160,7 @@ export interface SchemaBodies {
   InviteCreateSchema: guild.InviteCreateBody;
   PurgeSchema: guild.PurgeBody;
   WebhookCreateSchema: guild.WebhookCreateBody;
+  WebhookModifySchema: guild.WebhookModifyBody;
   ChannelModifySchema: channel.ChannelModifyBody;
   ChannelCreateSchema: channel.ChannelCreateBody;
   ChannelPermissionOverwriteType: channel.ChannelPermissionOverwriteType;
@@ -166,6 +169,7 @@ export interface SchemaBodies {
   GuildChannelPositionSchema: channel.GuildChannelPositionBody;
   MessageCreateSchema: message.MessageCreateBody;
   MessageEditSchema: message.MessageEditBody;
+  WebhookExecuteSchema: message.WebhookExecuteBody;
   Embed: message.Embed;
   EmbedImage: message.EmbedImage;
   BulkDeleteSchema: message.BulkDeleteBody;

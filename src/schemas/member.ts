@@ -1,10 +1,18 @@
-import { arr, exactly, int, nullable, obj, oneOfTypes, snowflake, str } from './builders.js';
+import { arr, bool, exactly, imageData, int, nullable, obj, oneOfTypes, snowflake, str } from './builders.js';
+import { INLINE_IMAGE_MAX_LENGTH, MAX_ROLES, REASON_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from './discordLimits.js';
+
+/** Discord's member limits: nick 32, guild profile bio 190, pronouns 40. */
+const NICK_MAX_LENGTH = 32;
+const MEMBER_BIO_MAX_LENGTH = 190;
+const PRONOUNS_MAX_LENGTH = 40;
+/** An IPv6 address in text form has at most 45 characters. */
+const IP_MAX_LENGTH = 64;
 
 /** PUT /guilds/{id}/bans/{user_id} body; the delete windows also take integers, as Discord clients send them. */
 export const BanCreateSchema = obj({
-  delete_message_seconds: oneOfTypes(['string', 'integer']),
-  delete_message_days: oneOfTypes(['string', 'integer']),
-  reason: str(),
+  delete_message_seconds: oneOfTypes(['string', 'integer'], { maxLength: 20 }),
+  delete_message_days: oneOfTypes(['string', 'integer'], { maxLength: 20 }),
+  reason: str({ maxLength: REASON_MAX_LENGTH }),
 });
 /** Validated BanCreateSchema body. */
 export interface BanCreateBody {
@@ -15,7 +23,13 @@ export interface BanCreateBody {
 
 /** A ban as moderators see it. */
 export const BanModeratorSchema = obj(
-  { id: snowflake(), user_id: snowflake(), guild_id: snowflake(), executor_id: snowflake(), reason: str() },
+  {
+    id: snowflake(),
+    user_id: snowflake(),
+    guild_id: snowflake(),
+    executor_id: snowflake(),
+    reason: str({ maxLength: REASON_MAX_LENGTH }),
+  },
   ['id', 'user_id', 'guild_id', 'executor_id'],
 );
 /** Validated BanModeratorSchema body. */
@@ -29,7 +43,14 @@ export interface BanModeratorBody {
 
 /** A ban as stored, with the banned IP. */
 export const BanRegistrySchema = obj(
-  { id: snowflake(), user_id: snowflake(), guild_id: snowflake(), executor_id: snowflake(), ip: str(), reason: str() },
+  {
+    id: snowflake(),
+    user_id: snowflake(),
+    guild_id: snowflake(),
+    executor_id: snowflake(),
+    ip: str({ maxLength: IP_MAX_LENGTH }),
+    reason: str({ maxLength: REASON_MAX_LENGTH }),
+  },
   ['id', 'user_id', 'guild_id', 'executor_id'],
 );
 /** Validated BanRegistrySchema body. */
@@ -37,12 +58,21 @@ export interface BanRegistryBody extends BanModeratorBody {
   ip?: string;
 }
 
-/** PATCH /guilds/{id}/members/{user_id} body; a null nick resets it (discord.js sends null). */
+/**
+ * PATCH /guilds/{id}/members/{user_id} body; a null nick resets it (discord.js sends null). Also the
+ * moderation fields Discord accepts here: a timeout end (null lifts it), server mute and deafen, and a
+ * voice channel to move to (null disconnects).
+ */
 export const MemberChangeSchema = obj({
-  roles: arr(snowflake()),
-  nick: nullable(str()),
-  avatar: nullable(str()),
-  bio: str(),
+  roles: arr(snowflake(), { maxItems: MAX_ROLES }),
+  nick: nullable(str({ maxLength: NICK_MAX_LENGTH })),
+  // Kept as given on the member record (no blob): bounded like any stored string.
+  avatar: nullable(str({ maxLength: INLINE_IMAGE_MAX_LENGTH })),
+  bio: str({ maxLength: MEMBER_BIO_MAX_LENGTH }),
+  communication_disabled_until: nullable(str({ maxLength: TIMESTAMP_MAX_LENGTH })),
+  mute: bool(),
+  deaf: bool(),
+  channel_id: nullable(snowflake()),
 });
 /** Validated MemberChangeSchema body. */
 export interface MemberChangeBody {
@@ -50,14 +80,18 @@ export interface MemberChangeBody {
   nick?: string | null;
   avatar?: string | null;
   bio?: string;
+  communication_disabled_until?: string | null;
+  mute?: boolean;
+  deaf?: boolean;
+  channel_id?: string | null;
 }
 
 /** PATCH /guilds/{id}/profile/@me body (theme_colors is exactly 2 integers). */
 export const MemberChangeProfileSchema = obj({
-  banner: nullable(str()),
-  nick: str(),
-  bio: str(),
-  pronouns: str(),
+  banner: nullable(imageData()),
+  nick: str({ maxLength: NICK_MAX_LENGTH }),
+  bio: str({ maxLength: MEMBER_BIO_MAX_LENGTH }),
+  pronouns: str({ maxLength: PRONOUNS_MAX_LENGTH }),
   theme_colors: exactly(2, int()),
 });
 /** Validated MemberChangeProfileSchema body. */
@@ -70,15 +104,31 @@ export interface MemberChangeProfileBody {
 }
 
 /** PATCH /guilds/{id}/members/@me/nick body; nick is required but may be null (reset). */
-export const MemberNickChangeSchema = obj({ nick: nullable(str()) }, ['nick']);
+export const MemberNickChangeSchema = obj({ nick: nullable(str({ maxLength: NICK_MAX_LENGTH })) }, ['nick']);
 /** Validated MemberNickChangeSchema body. */
 export interface MemberNickChangeBody {
   nick: string | null;
 }
 
-/** POST /guilds/{id}/prune body. */
-export const PruneSchema = obj({ days: int() }, ['days']);
+/**
+ * POST /guilds/{id}/prune body; include_roles is a list of role ids (or, as some clients send it, one
+ * comma-separated string of them) and compute_prune_count false skips the count in the answer.
+ */
+export const PruneSchema = obj(
+  {
+    days: int(),
+    compute_prune_count: bool(),
+    include_roles: {
+      ...arr(snowflake(), { maxItems: MAX_ROLES }),
+      type: ['array', 'string'],
+      maxLength: 21 * MAX_ROLES,
+    },
+  },
+  ['days'],
+);
 /** Validated PruneSchema body. */
 export interface PruneBody {
   days: number;
+  compute_prune_count?: boolean;
+  include_roles?: string[] | string;
 }

@@ -1,5 +1,17 @@
-import { anyValue, arr, bool, exactly, int, obj, oneOfTypes, snowflake, str, type JsonSchema } from './builders.js';
+import { arr, bool, exactly, int, obj, oneOfTypes, snowflake, str, type JsonSchema } from './builders.js';
+import { MessageComponents } from './component.js';
+import {
+  MAX_ALLOWED_MENTIONS,
+  MAX_ATTACHMENTS,
+  MAX_EMBEDS,
+  MAX_STICKERS,
+  URL_MAX_LENGTH,
+  SNOWFLAKE_MAX_LENGTH,
+} from './discordLimits.js';
 import { Embed } from './embed.js';
+
+/** Bulk delete: the Channel actor answers Discord's 50016 outside 2..100; this only stops a huge list early. */
+const BULK_DELETE_HARD_CAP = 200;
 
 /**
  * Fields shared by MessageCreateSchema and MessageEditSchema. Beyond the spec, as on Discord: content at most 2000,
@@ -10,34 +22,41 @@ const messageFields: Record<string, JsonSchema> = {
   nonce: oneOfTypes(['string', 'integer'], { maxLength: 25 }),
   channel_id: snowflake(),
   tts: bool(),
-  flags: oneOfTypes(['string', 'integer']),
-  embeds: arr(Embed, { maxItems: 10 }),
+  flags: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
+  embeds: arr(Embed, { maxItems: MAX_EMBEDS }),
   embed: Embed,
-  allowed_mentions: obj({ parse: arr(str()), roles: arr(snowflake()), users: arr(snowflake()), replied_user: bool() }),
+  allowed_mentions: obj({
+    // "roles", "users", "everyone"
+    parse: arr(str({ maxLength: 16 }), { maxItems: 3 }),
+    roles: arr(snowflake(), { maxItems: MAX_ALLOWED_MENTIONS }),
+    users: arr(snowflake(), { maxItems: MAX_ALLOWED_MENTIONS }),
+    replied_user: bool(),
+  }),
   message_reference: obj(
     { message_id: snowflake(), channel_id: snowflake(), guild_id: snowflake(), fail_if_not_exists: bool() },
     // The spec marks channel_id required, but discord.js's message.reply() sends only message_id (and
     // Discord accepts that), so requiring it would break real bots: only message_id is required.
     ['message_id'],
   ),
+  // Never stored: the body parser has already read it (multipart) and it is capped with the body.
   payload_json: str(),
-  file: obj({ filename: str() }, ['filename']),
+  file: obj({ filename: str({ maxLength: 1024 }) }, ['filename']),
   // The spec requires filename, but discord.js refers to files[N] by id alone ({id: "0", description}) and
   // keeps attachments on edit by sending them back: only id is required, as on Discord.
   attachments: arr(
     obj(
       {
-        id: oneOfTypes(['string', 'integer']),
+        id: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
         filename: str({ maxLength: 1024 }),
         description: str({ maxLength: 1024 }),
       },
       ['id'],
     ),
-    { maxItems: 10 },
+    { maxItems: MAX_ATTACHMENTS },
   ),
-  sticker_ids: arr(snowflake()),
-  mobile_network_type: str(),
-  components: arr(anyValue()),
+  sticker_ids: arr(snowflake(), { maxItems: MAX_STICKERS }),
+  mobile_network_type: str({ maxLength: 32 }),
+  components: MessageComponents,
 };
 
 /** PATCH /channels/{id}/messages/{message_id} body. */
@@ -68,8 +87,23 @@ export interface MessageCreateBody extends MessageEditBody {
   type?: number;
 }
 
+/**
+ * POST /webhooks/{id}/{token} body: a message plus the name and avatar URL it is sent under (80 is
+ * Discord's webhook name limit; the Channel actor checks the name's content).
+ */
+export const WebhookExecuteSchema = obj({
+  ...messageFields,
+  username: str({ maxLength: 80 }),
+  avatar_url: str({ maxLength: URL_MAX_LENGTH }),
+});
+/** Validated WebhookExecuteSchema body. */
+export interface WebhookExecuteBody extends MessageEditBody {
+  username?: string;
+  avatar_url?: string;
+}
+
 /** POST /channels/{id}/messages/bulk-delete body. */
-export const BulkDeleteSchema = obj({ messages: arr(snowflake()) }, ['messages']);
+export const BulkDeleteSchema = obj({ messages: arr(snowflake(), { maxItems: BULK_DELETE_HARD_CAP }) }, ['messages']);
 /** Validated BulkDeleteSchema body. */
 export interface BulkDeleteBody {
   messages: string[];

@@ -5,6 +5,7 @@ import {
   choices,
   exactly,
   int,
+  mapOf,
   nullable,
   num,
   obj,
@@ -12,6 +13,15 @@ import {
   snowflake,
   str,
 } from './builders.js';
+import { OPAQUE_MAX_LENGTH, SNOWFLAKE_MAX_LENGTH, TIMESTAMP_MAX_LENGTH, URL_MAX_LENGTH } from './discordLimits.js';
+
+/** Discord's activity strings (name, details, state, asset texts) hold at most 128 characters. */
+const ACTIVITY_TEXT_MAX_LENGTH = 128;
+/** Activities in one presence: Discord documents no cap; a user client shows a handful. */
+const MAX_ACTIVITIES = 16;
+const text = () => str({ maxLength: ACTIVITY_TEXT_MAX_LENGTH });
+/** Asset keys, party and secret ids, session and sync ids: short opaque strings. */
+const shortId = () => str({ maxLength: 256 });
 
 /** Presence status a client may set. */
 export const Status = choices('string', ['dnd', 'idle', 'invisible', 'offline', 'online']);
@@ -26,24 +36,28 @@ export type ActivityType = 0 | 1 | 2 | 4 | 5;
 /** One activity inside a presence. */
 export const Activity = obj(
   {
-    name: str(),
+    name: text(),
     type: ActivityType,
-    flags: str(),
-    session_id: str(),
-    url: str(),
+    flags: str({ maxLength: SNOWFLAKE_MAX_LENGTH }),
+    session_id: shortId(),
+    url: str({ maxLength: URL_MAX_LENGTH }),
     created_at: int(),
     timestamps: obj({ start: int(), end: int() }),
     application_id: snowflake(),
-    details: str(),
-    state: str(),
-    emoji: obj({ name: str(), id: snowflake(), animated: bool() }, ['name', 'animated']),
-    party: obj({ id: str(), size: arr(anyValue()) }),
-    assets: obj({ large_image: str(), large_text: str(), small_image: str(), small_text: str() }),
-    secrets: obj({ join: str(), spectate: str(), match: str() }),
+    details: text(),
+    state: text(),
+    emoji: obj({ name: str({ maxLength: 32 }), id: snowflake(), animated: bool() }, ['name', 'animated']),
+    // [current size, max size]
+    party: obj({ id: shortId(), size: arr(int(), { maxItems: 2 }) }),
+    assets: obj({ large_image: shortId(), large_text: text(), small_image: shortId(), small_text: text() }),
+    secrets: obj({ join: shortId(), spectate: shortId(), match: shortId() }),
     instance: bool(),
-    id: str(),
-    sync_id: str(),
-    metadata: obj({ context_uri: str(), album_id: str(), artist_ids: arr(str()) }, ['album_id', 'artist_ids']),
+    id: shortId(),
+    sync_id: shortId(),
+    metadata: obj({ context_uri: shortId(), album_id: shortId(), artist_ids: arr(shortId(), { maxItems: 32 }) }, [
+      'album_id',
+      'artist_ids',
+    ]),
   },
   // The spec also requires flags and session_id, but bots (discord.js setPresence) send only name and type;
   // requiring them would reject every bot presence, so only name and type are required.
@@ -72,9 +86,10 @@ export interface Activity {
 }
 
 /** Presence a client sends (gateway presence update, identify `presence`); `since` may be null, as discord.js sends. */
-export const ActivitySchema = obj({ status: Status, afk: bool(), activities: arr(Activity), since: nullable(int()) }, [
-  'status',
-]);
+export const ActivitySchema = obj(
+  { status: Status, afk: bool(), activities: arr(Activity, { maxItems: MAX_ACTIVITIES }), since: nullable(int()) },
+  ['status'],
+);
 /** Validated ActivitySchema body. */
 export interface ActivityBody {
   status: Status;
@@ -103,8 +118,9 @@ const PROPERTY_STRINGS = [
   'system_locale',
 ] as const;
 
+/** Client self-description strings (a browser user agent is the longest). */
 const clientProperties = obj({
-  ...Object.fromEntries(PROPERTY_STRINGS.map((key) => [key, str()])),
+  ...Object.fromEntries(PROPERTY_STRINGS.map((key) => [key, str({ maxLength: 1024 })])),
   release_channel: choices('string', ['canary', 'dev', 'ptb', 'stable']),
   client_build_number: int(),
 });
@@ -112,7 +128,7 @@ const clientProperties = obj({
 const clientState = obj({
   guild_hashes: anyValue(),
   guild_versions: anyValue(),
-  highest_last_message_id: oneOfTypes(['string', 'integer']),
+  highest_last_message_id: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
   read_state_version: int(),
   user_guild_settings_version: int(),
   user_settings_version: int(),
@@ -124,7 +140,7 @@ const clientState = obj({
 const clientStateCamel = obj({
   guildHashes: anyValue(),
   guildVersions: anyValue(),
-  highestLastMessageId: oneOfTypes(['string', 'integer']),
+  highestLastMessageId: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
   readStateVersion: int(),
   userGuildSettingsVersion: int(),
   userSettingsVersion: int(),
@@ -136,7 +152,7 @@ const clientStateCamel = obj({
 /** Gateway op 2 Identify payload (`shard` is exactly [shard_id, shard_count]). */
 export const IdentifySchema = obj(
   {
-    token: str(),
+    token: str({ maxLength: OPAQUE_MAX_LENGTH }),
     properties: clientProperties,
     intents: num(),
     presence: ActivitySchema,
@@ -202,19 +218,23 @@ export interface IdentifyBody {
 export const LazyRequestSchema = obj(
   {
     guild_id: snowflake(),
-    channels: obj({}),
+    // Member list ranges by channel id: {"<channel id>": [[0, 99], [100, 199]]}.
+    channels: mapOf(arr(exactly(2, int()), { maxItems: 10 }), {
+      maxProperties: 100,
+      keys: str({ maxLength: SNOWFLAKE_MAX_LENGTH }),
+    }),
     activities: bool(),
     threads: bool(),
     typing: choices('boolean', [true]),
-    members: arr(str()),
-    thread_member_lists: arr(anyValue()),
+    members: arr(snowflake(), { maxItems: 100 }),
+    thread_member_lists: arr(anyValue(), { maxItems: 100 }),
   },
   ['guild_id'],
 );
 /** Validated LazyRequestSchema body. */
 export interface LazyRequestBody {
   guild_id: string;
-  channels?: Record<string, unknown>;
+  channels?: Record<string, [number, number][]>;
   activities?: boolean;
   threads?: boolean;
   typing?: true;
@@ -230,8 +250,8 @@ export const VoiceStateUpdateSchema = obj(
     guild_id: nullable(snowflake()),
     channel_id: nullable(snowflake()),
     self_video: bool(),
-    preferred_region: str(),
-    request_to_speak_timestamp: str({ format: 'date-time' }),
+    preferred_region: str({ maxLength: 64 }),
+    request_to_speak_timestamp: str({ format: 'date-time', maxLength: TIMESTAMP_MAX_LENGTH }),
     suppress: bool(),
   },
   ['self_deaf', 'self_mute'],

@@ -1,14 +1,27 @@
-import { arr, bool, choices, int, mapOf, nullable, obj, snowflake, str } from './builders.js';
+import { arr, bool, choices, int, mapOf, nullable, obj, oneOfTypes, snowflake, str } from './builders.js';
+import { LOCALE_MAX_LENGTH, MAX_CHANNELS, MAX_GUILDS, NAME_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from './discordLimits.js';
 import { Status } from './realtime.js';
 
-/** A custom status line in user settings. */
-export const CustomStatus = obj({ emoji_id: snowflake(), emoji_name: str(), expires_at: int(), text: str() });
+/** Discord's custom status: text up to 128 characters; an emoji name (unicode or custom, 2..32). */
+const CUSTOM_STATUS_TEXT_MAX_LENGTH = 128;
+const EMOJI_NAME_MAX_LENGTH = 32;
+
+/**
+ * A custom status line in user settings. Discord's client sends every field, null when unset, and
+ * `expires_at` as an ISO 8601 timestamp (older clients: epoch milliseconds).
+ */
+export const CustomStatus = obj({
+  emoji_id: nullable(snowflake()),
+  emoji_name: nullable(str({ maxLength: EMOJI_NAME_MAX_LENGTH })),
+  expires_at: nullable(oneOfTypes(['string', 'integer'], { maxLength: TIMESTAMP_MAX_LENGTH })),
+  text: nullable(str({ maxLength: CUSTOM_STATUS_TEXT_MAX_LENGTH })),
+});
 /** Validated CustomStatus value. */
 export interface CustomStatus {
-  emoji_id?: string;
-  emoji_name?: string;
-  expires_at?: number;
-  text?: string;
+  emoji_id?: string | null;
+  emoji_name?: string | null;
+  expires_at?: string | number | null;
+  text?: string | null;
 }
 
 /** Who may send friend requests. */
@@ -18,19 +31,25 @@ export interface FriendSourceFlags {
   all: boolean;
 }
 
-/** A folder of guilds in the client's guild list. */
-export const GuildFolder = obj({ color: int(), guild_ids: arr(snowflake()), id: int(), name: str() }, [
-  'color',
-  'guild_ids',
-  'id',
-  'name',
-]);
+/**
+ * A folder of guilds in the client's guild list. Discord's client also lists each guild outside a folder
+ * as a folder of one, with a null id, name and colour.
+ */
+export const GuildFolder = obj(
+  {
+    color: nullable(int()),
+    guild_ids: arr(snowflake(), { maxItems: MAX_GUILDS }),
+    id: nullable(int()),
+    name: nullable(str({ maxLength: NAME_MAX_LENGTH })),
+  },
+  ['color', 'guild_ids', 'id', 'name'],
+);
 /** Validated GuildFolder value. */
 export interface GuildFolder {
-  color: number;
+  color: number | null;
   guild_ids: string[];
-  id: number;
-  name: string;
+  id: number | null;
+  name: string | null;
 }
 
 /** PATCH /users/@me/settings body. */
@@ -52,16 +71,16 @@ export const UserSettingsSchema = obj({
   friend_source_flags: FriendSourceFlags,
   gateway_connected: bool(),
   gif_auto_play: bool(),
-  guild_folders: arr(GuildFolder),
-  guild_positions: arr(snowflake()),
+  guild_folders: arr(GuildFolder, { maxItems: MAX_GUILDS }),
+  guild_positions: arr(snowflake(), { maxItems: MAX_GUILDS }),
   inline_attachment_media: bool(),
   inline_embed_media: bool(),
-  locale: str(),
+  locale: str({ maxLength: LOCALE_MAX_LENGTH }),
   message_display_compact: bool(),
   native_phone_integration_enabled: bool(),
   render_embeds: bool(),
   render_reactions: bool(),
-  restricted_guilds: arr(snowflake()),
+  restricted_guilds: arr(snowflake(), { maxItems: MAX_GUILDS }),
   show_current_game: bool(),
   stream_notifications_enabled: bool(),
   theme: choices('string', ['dark', 'light']),
@@ -110,11 +129,12 @@ export interface MuteConfig {
   selected_time_window: number;
 }
 
-/** Notification settings for one channel inside UserGuildSettingsSchema. */
+/** Notification settings for one channel inside UserGuildSettingsSchema (`collapsed`: a category folded). */
 export const ChannelOverride = obj({
   message_notifications: int(),
   mute_config: MuteConfig,
   muted: bool(),
+  collapsed: bool(),
   channel_id: nullable(snowflake()),
 });
 /** Validated ChannelOverride value. */
@@ -122,12 +142,19 @@ export interface ChannelOverride {
   message_notifications?: number;
   mute_config?: MuteConfig;
   muted?: boolean;
+  collapsed?: boolean;
   channel_id?: string | null;
 }
 
+/** Channel overrides are keyed by channel id: at most one per channel of a guild. */
+const channelOverrides = mapOf(ChannelOverride, {
+  maxProperties: MAX_CHANNELS,
+  keys: str({ pattern: '^[0-9]{1,20}$' }),
+});
+
 /** PATCH /users/@me/guilds/{guild_id}/settings body (channel_overrides is keyed by channel id). */
 export const UserGuildSettingsSchema = obj({
-  channel_overrides: mapOf(ChannelOverride),
+  channel_overrides: channelOverrides,
   version: int(),
   guild_id: nullable(snowflake()),
   flags: int(),

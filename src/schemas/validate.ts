@@ -6,15 +6,20 @@ import { schemas, type SchemaName } from './index.js';
 
 /**
  * The one ajv instance: every error is collected (allErrors), `verbose` keeps each failing schema for exact length
- * messages, and bodies are never rewritten (no type coercion, no defaults, no removal of unknown properties).
+ * messages. Types are never coerced nor defaults filled, but properties a schema does not name are removed
+ * (`removeAdditional` with obj()'s `additionalProperties: false`): a body reaches an actor with known fields only.
+ * Work and errors stay bounded: arrays and maps are checked item by item only within their size limit (see arr()),
+ * and formErrors reports at most MAX_FIELD_ERRORS fields.
  */
+// removeAdditional is safe here because no schema uses anyOf/oneOf, where a failing branch would strip
+// properties a passing one needs; the only conditional is arr()'s and mapOf()'s size check (`if` on a count).
 const ajv = new Ajv({
   allErrors: true,
   strict: false,
   verbose: true,
   coerceTypes: false,
   useDefaults: false,
-  removeAdditional: false,
+  removeAdditional: true,
 });
 // ajv-formats is CommonJS: under NodeNext the default import is module.exports, whose `default` is the plugin.
 formatsPlugin.default(ajv, ['email', 'date-time']);
@@ -31,7 +36,10 @@ export function validatorFor(name: SchemaName): ValidateFunction {
   return check;
 }
 
-/** Returns `body` typed as T if it matches schema `name`; otherwise throws ValidationError with Discord's 50035 tree. */
+/**
+ * Returns `body` typed as T if it matches schema `name`, with its unknown properties removed (in place);
+ * otherwise throws ValidationError with Discord's 50035 tree.
+ */
 // T is the caller's name for the schema's body type (routeKit passes SchemaBody<N>).
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function validate<T>(name: SchemaName, body: unknown): T {

@@ -38,8 +38,10 @@ describe('schema fields', () => {
   });
 
   describe('unknown properties', () => {
-    it('are allowed and left in place, as Discord ignores them', () => {
-      expectValid('MessageCreateSchema', { content: 'hi', enforce_nonce: true, poll: { question: {} } });
+    it('are accepted, as Discord ignores them, and dropped from the body', () => {
+      const body = { content: 'hi', enforce_nonce: true, poll: { question: {} } };
+      expectValid('MessageCreateSchema', body);
+      assert.deepEqual(body, { content: 'hi' });
     });
   });
 
