@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import { ActorKind } from '../../../actors/runtime/ActorKind.js';
 import { BadRequestError, MissingAccessError, ValidationError } from '../../domain/errors.js';
+import { PASSWORD_CHECK_MAX_LENGTH } from '../../schemas/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages, type ImageFields } from '../imageUploads.js';
 import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';
@@ -180,6 +181,10 @@ function passwordBody(ctx: EdgeContext): string {
   const password = typeof body === 'object' && body !== null ? (body as { password?: unknown }).password : undefined;
   if (password !== undefined && typeof password !== 'string') {
     throw ValidationError.field('password', 'BASE_TYPE_STRING', 'Must be a string.');
+  }
+  if (password !== undefined && password.length > PASSWORD_CHECK_MAX_LENGTH) {
+    const message = `Must be ${PASSWORD_CHECK_MAX_LENGTH} or fewer in length.`;
+    throw ValidationError.field('password', 'BASE_TYPE_MAX_LENGTH', message);
   }
   return JSON.stringify(password === undefined ? {} : { password });
 }

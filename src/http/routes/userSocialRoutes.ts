@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { Right } from '../../domain/rights.js';
 import { compareSnowflakes, isSnowflake } from '../../domain/snowflake.js';
+import { NOTE_MAX_LENGTH } from '../../schemas/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, requireRight, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askUser, selfRoute } from './userRouteKit.js';
@@ -14,6 +15,10 @@ function noteBody(ctx: EdgeContext): string {
   const note = typeof body === 'object' && body !== null ? (body as { note?: unknown }).note : undefined;
   if (note !== undefined && note !== null && typeof note !== 'string') {
     throw ValidationError.field('note', 'BASE_TYPE_STRING', 'Must be a string.');
+  }
+  // The User actor refuses a longer note too; checked here so a huge one never travels to it.
+  if (typeof note === 'string' && note.length > NOTE_MAX_LENGTH) {
+    throw ValidationError.field('note', 'BASE_TYPE_MAX_LENGTH', `Must be ${NOTE_MAX_LENGTH} or fewer in length.`);
   }
   return JSON.stringify({ note: note ?? null });
 }

@@ -60,12 +60,6 @@ async function askWebhook(
   return askChannel(deps, channelId, command({ ...EMPTY_REQUEST, caller, webhookId, token, ...fields }));
 }
 
-/** The request body as JSON for an actor that checks its fields itself (PATCH of a webhook). */
-function rawBody(ctx: EdgeContext): string {
-  const body = (ctx.request as { body?: unknown }).body;
-  return JSON.stringify(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {});
-}
-
 /**
  * Webhooks: managed by users with MANAGE_WEBHOOKS (channel and guild listings, `/webhooks/{id}`) or by
  * whoever holds the token (`/webhooks/{id}/{token}`), executed by token, with the messages they sent.
@@ -113,9 +107,11 @@ export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       sendWebhooks(ctx, deps, await askWebhook(ctx, deps, (getWebhook) => ({ $case: 'getWebhook', getWebhook })));
     });
     router.patch(path, async (ctx) => {
-      const reply = await askWebhook(ctx, deps, (updateWebhook) => ({ $case: 'updateWebhook', updateWebhook }), {
-        body: rawBody(ctx),
-      });
+      // Built once the webhook (and its token) checked out: only then is the body validated.
+      const reply = await askWebhook(ctx, deps, (request) => ({
+        $case: 'updateWebhook',
+        updateWebhook: { ...request, body: bodyFor(ctx, 'WebhookModifySchema') },
+      }));
       sendWebhooks(ctx, deps, reply);
     });
     router.delete(path, async (ctx) => {
@@ -124,7 +120,7 @@ export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   }
   router.post('/webhooks/:webhook_id/:token', async (ctx) => {
     const { channelId } = await webhookChannel(ctx, deps);
-    const body = validBody(ctx, 'MessageCreateSchema');
+    const body = validBody(ctx, 'WebhookExecuteSchema');
     const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
     const fields = {
       body: JSON.stringify({ ...body, attachments: uploads.attachments }),
