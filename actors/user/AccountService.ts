@@ -8,6 +8,7 @@ import type { Stores } from '../runtime/ports/stores.js';
 import { createWithFreeTag, isEmailConflict, newUserRecord } from './accountRecords.js';
 import { verifyTotp } from './totp.js';
 import { checkUsername } from './usernames.js';
+import { repairUserRecord } from './userRecordRepair.js';
 import { settingsJson } from './userSettings.js';
 import { issueToken, parseBody, type UserActorOptions } from './userTurn.js';
 
@@ -127,7 +128,9 @@ export class AccountService {
   }
 
   #loggedIn(user: UserRecord): string {
-    const settings = settingsJson(user.settings, user.locale);
+    // Read outside the User actor: repaired the same way, so bad stored settings cannot fail a login.
+    const repaired = repairUserRecord(user);
+    const settings = settingsJson(repaired.settings, repaired.locale);
     return JSON.stringify({
       token: issueToken(this.options, user, this.clock.now()),
       user_id: user.id,

@@ -20,6 +20,7 @@ import * as oauth from './oauthHandlers.js';
 import * as prefs from './preferenceHandlers.js';
 import * as relations from './relationshipHandlers.js';
 import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
+import { repairUserRecord } from './userRecordRepair.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
 type Command = NonNullable<UserCommand['command']>;
@@ -38,6 +39,11 @@ const RUNTIME_CASES: ReadonlySet<string> = new Set<RuntimeCase>([
 
 function isRuntimeCommand(command: Command): command is RuntimeCommand {
   return RUNTIME_CASES.has(command.$case);
+}
+
+/** A record as loaded, repaired (see repairUserRecord): an account is never bricked by its own stored data. */
+function repaired(user: UserRecord | undefined): UserRecord | undefined {
+  return user === undefined ? undefined : repairUserRecord(user);
 }
 
 /** Exhaustiveness guard: a command this switch does not know (a newer peer's) is an internal error. */
@@ -73,7 +79,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
 
   override async activate(): Promise<void> {
     const [user] = await Promise.all([this.stores.users.get(this.ctx.key), this.#sessions.load()]);
-    this.#setUser(user);
+    this.#setUser(repaired(user));
     if (this.#user) for (const id of await this.stores.guilds.guildIdsOfUser(this.ctx.key)) this.#guildIds.add(id);
   }
 
@@ -202,7 +208,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
    * actor stops so a stream of bad tokens does not keep it alive.
    */
   async #require(forAuth: boolean): Promise<UserTurn> {
-    if (!this.#user) this.#setUser(await this.stores.users.get(this.ctx.key));
+    if (!this.#user) this.#setUser(repaired(await this.stores.users.get(this.ctx.key)));
     const user = this.#user;
     if (!user) {
       this.ctx.stopSelf();
@@ -215,8 +221,10 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       options: this.options,
       user,
       guildIds: this.#guildIds,
-      commit: async (next) => {
+      commit: async (built) => {
         const previous = this.#user ?? user;
+        // Whatever a handler built, what is written and kept has the bounded shape a load gives.
+        const next = repairUserRecord(built);
         await this.stores.users.update(next);
         this.#setUser(next);
         if (publicFieldsChanged(user, next)) this.#tellGuilds(next);

@@ -7,6 +7,7 @@ import type { SchemaBody, SchemaName } from '../../src/schemas/index.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
+import { repairUserRecord } from './userRecordRepair.js';
 
 /** Options of a User actor (and of AccountService): the token key and the scrypt cost. */
 export interface UserActorOptions {
@@ -94,7 +95,15 @@ export function withoutKey<V>(record: Readonly<Record<string, V>>, key: string):
   return Object.fromEntries(Object.entries(record).filter(([name]) => name !== key));
 }
 
-/** A copy of the record to change and commit (records hold only JSON data). */
+/**
+ * A copy of the record to change and commit (records hold only JSON data). The actor keeps records repaired
+ * (bounded in depth and size), so the clone cannot overflow; should one still, the copy is of the repaired record.
+ */
 export function nextRecord(user: UserRecord): UserRecord {
-  return structuredClone(user);
+  try {
+    return structuredClone(user);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return structuredClone(repairUserRecord(user));
+  }
 }
