@@ -39,6 +39,8 @@ export interface GatewayOptions {
   readonly identifyWindowMs: number;
   /** Session starts per 24 h per user (session_start_limit.total). */
   readonly sessionStartLimit: number;
+  /** A socket with no Identify (or Resume) this long after Hello is closed 4003; heartbeats do not extend it. */
+  readonly identifyTimeoutMs: number;
 }
 
 /** Storage and cluster backends. */

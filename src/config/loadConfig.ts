@@ -24,6 +24,7 @@ const OPTIONS = [
   ['CHORUS_MAX_CONCURRENCY', 'gateway.maxConcurrency', 'integer', 16],
   ['CHORUS_IDENTIFY_WINDOW_MS', 'gateway.identifyWindowMs', 'integer', 5_000], // 1 Identify per bucket per 5 s; 0: off
   ['CHORUS_SESSION_START_LIMIT', 'gateway.sessionStartLimit', 'integer', 1_000], // Discord's daily default
+  ['CHORUS_IDENTIFY_TIMEOUT_MS', 'gateway.identifyTimeoutMs', 'integer', 20_000], // unidentified sockets are closed 4003
   ['CHORUS_MAILBOX_CAPACITY', 'actors.mailboxCapacity', 'integer', 10_000],
   ['CHORUS_IDLE_TIMEOUT_MS', 'actors.idleTimeoutMs', 'integer', 300_000],
   ['CHORUS_ASK_DEADLINE_MS', 'cluster.askDeadlineMs', 'integer', 5_000],
@@ -65,6 +66,7 @@ const schema = {
         maxConcurrency: { type: 'integer', minimum: 1 },
         identifyWindowMs: { type: 'integer', minimum: 0 },
         sessionStartLimit: { type: 'integer', minimum: 1 },
+        identifyTimeoutMs: { type: 'integer', minimum: 1 },
       },
     },
     backend: { type: 'object', properties: { mode: { enum: ['embedded', 'cluster'] } } },

@@ -63,7 +63,9 @@ export class GatewayConnection {
   #phase: Phase = 'connected';
   #closing = false;
   #sessionId: string | undefined;
-  #lastHeartbeatMs = Date.now();
+  /** When Hello went out: Identify or Resume must follow within `identifyTimeoutMs` of it. */
+  readonly #helloMs = Date.now();
+  #lastHeartbeatMs = this.#helloMs;
   readonly #budget = new PayloadBudget(PAYLOAD_LIMIT, PAYLOAD_WINDOW_MS);
   readonly #encoder: ZlibStreamEncoder | undefined;
   #payloadCompress = false;
@@ -119,6 +121,12 @@ export class GatewayConnection {
   checkHeartbeat(nowMs: number): void {
     const deadline = this.deps.options.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_INTERVALS;
     if (!this.#closing && nowMs - this.#lastHeartbeatMs > deadline) this.close(CloseCode.SessionTimedOut);
+  }
+
+  /** Closes 4003 a socket still without a session `identifyTimeoutMs` after Hello, heartbeats or not (server's sweep). */
+  checkIdentified(nowMs: number): void {
+    const late = nowMs - this.#helloMs > this.deps.options.identifyTimeoutMs;
+    if (!this.#closing && this.#sessionId === undefined && late) this.close(CloseCode.NotAuthenticated);
   }
 
   /** Node shutdown: tell the client to reconnect (and resume elsewhere), then close 4000. */

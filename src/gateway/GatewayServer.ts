@@ -48,12 +48,14 @@ export class GatewayServer {
     };
     server.on('upgrade', this.#onUpgrade);
     system.bindEdge((socketId, frames, closeCode) => this.#connections.get(socketId)?.push(frames, closeCode));
-    // One sweep for all sockets instead of a timer per socket; it runs 4 times per heartbeat interval.
+    // One sweep for all sockets instead of timers per socket; it runs 4 times per heartbeat interval
+    // (or per Identify timeout, when shorter), so a deadline is enforced at most a quarter late.
+    const sweepMs = Math.min(options.heartbeatIntervalMs, options.identifyTimeoutMs) / 4;
     this.#sweeper = setInterval(
       () => {
         this.#sweep();
       },
-      Math.max(10, Math.floor(options.heartbeatIntervalMs / 4)),
+      Math.max(10, Math.floor(sweepMs)),
     );
     this.#sweeper.unref();
   }
@@ -83,6 +85,9 @@ export class GatewayServer {
 
   #sweep(): void {
     const now = Date.now();
-    for (const connection of this.#connections.values()) connection.checkHeartbeat(now);
+    for (const connection of this.#connections.values()) {
+      connection.checkHeartbeat(now);
+      connection.checkIdentified(now);
+    }
   }
 }

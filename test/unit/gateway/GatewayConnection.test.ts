@@ -67,6 +67,7 @@ const OPTIONS = {
   maxConcurrency: 1,
   identifyWindowMs: 5_000,
   sessionStartLimit: 10,
+  identifyTimeoutMs: 1_000,
 };
 /** A token of user 42 (its first part is the user id, base64url). */
 const TOKEN = `${Buffer.from('42').toString('base64url')}.b.c`;
@@ -220,5 +221,22 @@ describe('GatewayConnection', () => {
     assert.equal(socket.closedWith, undefined);
     connection.checkHeartbeat(Date.now() + 1_600);
     assert.equal(socket.closedWith, 4009);
+  });
+
+  it('closes 4003 a socket without a session once the Identify timeout passed, heartbeats or not', () => {
+    const { socket, connection } = connect(fakeSystem().system);
+    socket.receive({ op: 1, d: null });
+    connection.checkIdentified(Date.now() + 900);
+    assert.equal(socket.closedWith, undefined);
+    connection.checkIdentified(Date.now() + 1_100);
+    assert.equal(socket.closedWith, 4003);
+  });
+
+  it('leaves an identified socket open past the Identify timeout', async () => {
+    const { socket, connection } = connect(fakeSystem().system);
+    socket.receive(IDENTIFY);
+    await settle();
+    connection.checkIdentified(Date.now() + 5_000);
+    assert.equal(socket.closedWith, undefined);
   });
 });
