@@ -11,7 +11,7 @@ import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
-import { viewAccess } from './channelAccess.js';
+import { requireAnyOf, viewAccess } from './channelAccess.js';
 import { channelJson } from './channelJson.js';
 import { ChannelScope, EMPTY_REPLY, jsonReply, type ChannelStores } from './ChannelScope.js';
 import { createMessage } from './messageCreate.js';
@@ -143,6 +143,11 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
         return addRecipient(scope, command.addRecipient);
       case 'removeRecipient':
         return removeRecipient(scope, command.removeRecipient);
+      case 'checkPermission':
+        return scope.access(command.checkPermission.caller).then((access) => {
+          requireAnyOf(access, command.checkPermission.anyOf);
+          return EMPTY_REPLY;
+        });
       case 'locate':
         return Promise.resolve({
           reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } },

@@ -111,6 +111,17 @@ export function requirePermission(access: Access, name: PermissionName): void {
   if (!can(access, name)) throw new MissingPermissionsError(name);
 }
 
+/**
+ * check_permission (from the edge, before it reports an invalid body): one of the bits of `anyOf`,
+ * a decimal mask ("0": viewing the channel is enough); 403 50013 naming the lowest otherwise.
+ */
+export function requireAnyOf(access: Access, anyOf: string): void {
+  const bits = parsePermissions(anyOf);
+  if (bits === 0n || (access.permissions & bits) !== 0n) return;
+  const lowest = (Object.keys(Permission) as PermissionName[]).find((name) => (bits & Permission[name]) !== 0n);
+  throw new MissingPermissionsError(lowest);
+}
+
 /** Refuses moderation actions in DMs and group DMs (Discord 50003). */
 export function requireGuildChannel(channel: ChannelRecord): void {
   if (channel.guild_id === null) throw new ForbiddenError('Cannot execute action on a DM channel', 50_003);

@@ -1,3 +1,5 @@
+import { ValidationError } from '../../src/domain/errors.js';
+
 /** What a message's content mentions, before allowed_mentions and permissions are applied. */
 export interface ParsedMentions {
   readonly userIds: readonly string[];
@@ -39,6 +41,35 @@ export function parseMentions(content: string): ParsedMentions {
     roleIds: unique(Array.from(content.matchAll(ROLE_MENTION), (match) => match[1] as string)),
     everyone: EVERYONE_MENTION.test(content),
   };
+}
+
+/** The mention kinds allowed_mentions.parse may name. */
+const PARSE_KINDS = new Set(['users', 'roles', 'everyone']);
+
+/**
+ * Refuses an allowed_mentions Discord refuses (50035): an unknown `parse` kind, or `parse` naming
+ * users (roles) while `users` (`roles`) lists ids; empty lists are fine, as on Discord.
+ */
+export function checkAllowedMentions(allowed: AllowedMentions | undefined): void {
+  const parse = allowed?.parse ?? [];
+  parse.forEach((kind, index) => {
+    if (!PARSE_KINDS.has(kind)) {
+      throw ValidationError.field(
+        `allowed_mentions.parse.${index}`,
+        'BASE_TYPE_CHOICES',
+        'Value must be one of {"roles", "users", "everyone"}.',
+      );
+    }
+  });
+  for (const kind of ['users', 'roles'] as const) {
+    if (parse.includes(kind) && (allowed?.[kind]?.length ?? 0) > 0) {
+      throw ValidationError.field(
+        'allowed_mentions',
+        'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+        `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`,
+      );
+    }
+  }
 }
 
 /** Where a message is sent and what its author may do, as far as mentions are concerned. */

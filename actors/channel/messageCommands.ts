@@ -17,7 +17,7 @@ import type { BulkDeleteBody, MessageEditBody } from '../../src/schemas/message.
 import { can, requireCaller, requireGuildChannel, requirePermission, type Access } from './channelAccess.js';
 import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
-import { parseMentions, resolveMentions } from './mentions.js';
+import { messageMentions } from './messageMentions.js';
 import { attachmentBlobKeys, droppedAttachments, editedAttachments } from './messageAttachments.js';
 import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
@@ -69,11 +69,8 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget, a
   if (edited.uploaded > 0) requirePermission(access, 'ATTACH_FILES');
   if (body.content !== undefined) {
     record.content = body.content;
-    const mentions = resolveMentions(parseMentions(body.content), body.allowed_mentions, {
-      inGuild: scope.channel.guild_id !== null,
-      canMentionEveryone: can(access, 'MENTION_EVERYONE'),
-      ...(await repliedMention(scope, record)),
-    });
+    const replied = await repliedMention(scope, record);
+    const mentions = await messageMentions(scope, access, body.content, body.allowed_mentions, replied);
     record.mention_ids = mentions.userIds;
     record.mention_role_ids = mentions.roleIds;
     record.mention_everyone = mentions.everyone;
@@ -151,9 +148,9 @@ export async function bulkDelete(scope: ChannelScope, request: ChannelBodyReques
 }
 
 /** A reply that mentioned the replied-to author keeps mentioning them when edited (unless allowed_mentions says not). */
-async function repliedMention(scope: ChannelScope, record: MessageRecord): Promise<{ repliedUserId?: string }> {
+async function repliedMention(scope: ChannelScope, record: MessageRecord): Promise<string | undefined> {
   const id = record.message_reference?.message_id;
-  if (id === undefined) return {};
+  if (id === undefined) return undefined;
   const referenced = await scope.messages.get(scope.channel.id, id);
-  return referenced && record.mention_ids.includes(referenced.author_id) ? { repliedUserId: referenced.author_id } : {};
+  return referenced && record.mention_ids.includes(referenced.author_id) ? referenced.author_id : undefined;
 }

@@ -9,8 +9,8 @@ import { messageEventJson, tellUser } from './channelEvents.js';
 import type { ChannelScope } from './ChannelScope.js';
 import { jsonReply } from './ChannelScope.js';
 import { redispatch } from './dispatchOutbox.js';
-import { parseMentions, resolveMentions } from './mentions.js';
 import { createdAttachments } from './messageAttachments.js';
+import { messageMentions } from './messageMentions.js';
 import { MessageType, messageJson } from './messageJson.js';
 
 /** Message flags a client may set: SUPPRESS_EMBEDS (1<<2) and SUPPRESS_NOTIFICATIONS (1<<12). */
@@ -116,11 +116,7 @@ export async function storeMessage(
     throw new BadRequestError('Cannot send an empty message', 50_006);
 
   const reply = await replyTarget(scope, body);
-  const mentions = resolveMentions(parseMentions(content), body.allowed_mentions, {
-    inGuild: channel.guild_id !== null,
-    canMentionEveryone: can(access, 'MENTION_EVERYONE'),
-    ...(reply.referenced ? { repliedUserId: reply.referenced.author_id } : {}),
-  });
+  const mentions = await messageMentions(scope, access, content, body.allowed_mentions, reply.referenced?.author_id);
   await scope.loadUsers([...mentions.userIds, ...by.load]);
   const author = by.snapshot();
   scope.remember(author.user);

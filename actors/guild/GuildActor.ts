@@ -96,6 +96,8 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
         return roles.updateRole(rt, command.updateRole);
       case 'deleteRole':
         return roles.deleteRole(rt, command.deleteRole);
+      case 'mentionableRoles':
+        return roles.mentionableRoles(rt, command.mentionableRoles);
       case 'listMembers':
         return members.listMembers(rt, command.listMembers);
       case 'getMember':

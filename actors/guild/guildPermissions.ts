@@ -97,6 +97,19 @@ export function requireChannelPermission(
 }
 
 /**
+ * Requires one of the bits (none when `anyOf` is 0), in the channel when given (which the member must
+ * see): the least a route needs when different fields of its body need different permissions.
+ */
+export function requireAnyPermission(state: GuildState, userId: string, anyOf: bigint, channelId?: string): void {
+  requireMember(state, userId);
+  const held =
+    channelId === undefined
+      ? memberPermissions(state, userId)
+      : permissionsIn(state, userId, requireVisibleChannel(state, userId, channelId).id);
+  if (anyOf !== 0n && (held & anyOf) === 0n) throw new MissingPermissionsError(missingName(held, anyOf));
+}
+
+/**
  * Refuses to hand out bits the actor does not hold itself (role permissions, overwrites), unless
  * the actor is the owner or an administrator, whose permissions are already everything.
  */

@@ -1,4 +1,10 @@
-import type { GuildBodyRequest, GuildReply, GuildRequest, RoleTarget } from '../../proto/gen/chorus/v1/guild.js';
+import type {
+  GuildBodyRequest,
+  GuildReply,
+  GuildRequest,
+  MentionableRoles,
+  RoleTarget,
+} from '../../proto/gen/chorus/v1/guild.js';
 import {
   BadRequestError,
   MissingPermissionsError,
@@ -217,4 +223,18 @@ async function moveRoles(rt: GuildRuntime, actorId: string, items: RolePositionU
     rt,
     ordered.filter((role) => role.position !== state.roles.get(role.id)?.position),
   );
+}
+
+/**
+ * mentionable_roles (Channel -> Guild): the role mentions of a message that ping. Discord keeps the
+ * text of the others but leaves them out of mention_roles: unknown roles, @everyone's (the guild id),
+ * and roles not marked mentionable unless the author holds MENTION_EVERYONE.
+ */
+export function mentionableRoles(rt: GuildRuntime, command: MentionableRoles): GuildReply {
+  const state = rt.state;
+  const pings = (id: string): boolean => {
+    const role = state.roles.get(id);
+    return role !== undefined && id !== state.id && (command.includeUnmentionable || role.mentionable);
+  };
+  return { reply: { $case: 'roleIds', roleIds: { ids: command.roleIds.filter(pings) } } };
 }

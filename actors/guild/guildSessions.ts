@@ -17,6 +17,7 @@ import { channelJson, guildJson, memberEventJson, memberJson, type JsonObject } 
 import {
   canView,
   permissionsIn,
+  requireAnyPermission,
   requireChannelPermission,
   requireGuildPermission,
   requireMember,
@@ -121,7 +122,10 @@ export function channelAccess(rt: GuildRuntime, command: ChannelAccess): GuildRe
   };
 }
 
-/** check_permission: passes for a member holding the bits (in the channel when given); 404/403 otherwise. */
+/**
+ * check_permission: passes for a member holding the bits (in the channel when given), or one of them
+ * when `any` is set; 404/403 otherwise.
+ */
 export function checkPermission(rt: GuildRuntime, command: PermissionCheck): GuildReply {
   const state = rt.state;
   const userId = callerId(command.caller);
@@ -129,8 +133,9 @@ export function checkPermission(rt: GuildRuntime, command: PermissionCheck): Gui
     throw ValidationError.field('permissions', 'NUMBER_TYPE_COERCE', 'Not a permission mask.');
   }
   const bits = BigInt(command.permissions || '0');
-  if (command.channelId && isSnowflake(command.channelId))
-    requireChannelPermission(state, userId, command.channelId, bits);
+  const channelId = command.channelId && isSnowflake(command.channelId) ? command.channelId : undefined;
+  if (command.any) requireAnyPermission(state, userId, bits, channelId);
+  else if (channelId !== undefined) requireChannelPermission(state, userId, channelId, bits);
   else requireGuildPermission(state, userId, bits);
   return emptyReply();
 }

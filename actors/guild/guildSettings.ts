@@ -37,9 +37,9 @@ function widgetSettings(state: GuildState): JsonObject {
   };
 }
 
-/** get_widget (members): the widget settings. */
+/** get_widget (MANAGE_GUILD, as on Discord): the widget settings. */
 export function getWidget(rt: GuildRuntime, request: GuildRequest): GuildReply {
-  requireMember(rt.state, callerId(request.caller));
+  requireGuildPermission(rt.state, callerId(request.caller), Permission.MANAGE_GUILD);
   return jsonReply(widgetSettings(rt.state));
 }
 

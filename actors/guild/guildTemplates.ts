@@ -8,7 +8,7 @@ import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { saveGuildField } from './expressionAccess.js';
-import { requireGuildPermission, requireMember } from './guildPermissions.js';
+import { requireGuildPermission } from './guildPermissions.js';
 import { serializeGuild, type SerializedGuild } from './templateSnapshot.js';
 
 /**
@@ -85,10 +85,10 @@ async function saveTemplate(rt: GuildRuntime, template: TemplateRecord | null): 
   await saveGuildField(rt, 'template', template);
 }
 
-/** list_templates (members): [] or the guild's one template. */
+/** list_templates (MANAGE_GUILD, as on Discord): [] or the guild's one template. */
 export function listTemplates(rt: GuildRuntime, request: GuildRequest): GuildReply {
   const state = rt.state;
-  requireMember(state, callerId(request.caller));
+  requireGuildPermission(state, callerId(request.caller), Permission.MANAGE_GUILD);
   const template = templateOf(state);
   return jsonReply(template ? [templateJson(state, template)] : []);
 }

@@ -1,12 +1,13 @@
 import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
-import { ForbiddenError, UnknownEntityError, ValidationError } from '../../domain/errors.js';
+import { UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { Right } from '../../domain/rights.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages } from '../imageUploads.js';
 import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam, validBody } from '../routeKit.js';
-import { askUser, nestedId, replyJson, selfRoute } from './userRouteKit.js';
+import { permissionFirst } from './permissionFirst.js';
+import { askUser, nestedId, peopleRoute, refuseBots, replyJson, selfRoute } from './userRouteKit.js';
 
 /** The `client_id` query of the OAuth2 routes: a snowflake; 50035 naming it otherwise. */
 function clientId(ctx: EdgeContext): string {
@@ -55,6 +56,7 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
   );
   router.post('/applications', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    refuseBots(caller);
     requireRight(caller, Right.CREATE_APPLICATIONS, 'CREATE_APPLICATIONS');
     const body = bodyFor(ctx, 'ApplicationCreateSchema');
     sendReply(
@@ -80,27 +82,39 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
     })),
   );
   // "@me" (the calling bot's application) is mounted first, so "{id}" does not take it.
-  for (const path of ['/applications/@me', '/applications/:id']) {
-    router.patch(path, async (ctx: EdgeContext) => {
-      const caller = await requireCaller(ctx, deps);
-      const applicationId = ctx.params['id'] === undefined ? '' : snowflakeParam(ctx, 'id');
-      const form = validBody(ctx, 'ApplicationModifySchema');
-      // Only a new icon needs the id "@me" stands for (the extra ask is skipped otherwise).
-      const newIcon = typeof form.icon === 'string' && form.icon.startsWith('data:');
-      const ownerId = applicationId || (newIcon ? await applicationIdOf(deps, caller) : '');
-      const images = await storeImages(deps, form, ownerId, { icon: 'app-icons' });
-      const reply = await askWithImages(deps, images.created, () =>
-        askUser(deps, caller.userId, {
-          $case: 'updateApplication',
-          updateApplication: { caller, applicationId, body: images.body },
-        }),
-      );
-      sendReply(ctx, reply);
+  // An invalid body from someone who does not own the application answers as reading it would (permissionFirst).
+  const ownsApplication = async (ctx: EdgeContext): Promise<void> => {
+    const caller = await requireCaller(ctx, deps);
+    const applicationId = ctx.params['id'] === undefined ? '' : snowflakeParam(ctx, 'id');
+    await askUser(deps, caller.userId, {
+      $case: 'getApplication',
+      getApplication: { caller, applicationId, body: '' },
     });
+  };
+  for (const path of ['/applications/@me', '/applications/:id']) {
+    router.patch(
+      path,
+      permissionFirst(ownsApplication, async (ctx: EdgeContext) => {
+        const caller = await requireCaller(ctx, deps);
+        const applicationId = ctx.params['id'] === undefined ? '' : snowflakeParam(ctx, 'id');
+        const form = validBody(ctx, 'ApplicationModifySchema');
+        // Only a new icon needs the id "@me" stands for (the extra ask is skipped otherwise).
+        const newIcon = typeof form.icon === 'string' && form.icon.startsWith('data:');
+        const ownerId = applicationId || (newIcon ? await applicationIdOf(deps, caller) : '');
+        const images = await storeImages(deps, form, ownerId, { icon: 'app-icons' });
+        const reply = await askWithImages(deps, images.created, () =>
+          askUser(deps, caller.userId, {
+            $case: 'updateApplication',
+            updateApplication: { caller, applicationId, body: images.body },
+          }),
+        );
+        sendReply(ctx, reply);
+      }),
+    );
   }
   router.post('/applications/:id/bot', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
-    if (caller.bot) throw new ForbiddenError('Bots cannot use this endpoint', 20_001);
+    refuseBots(caller);
     const applicationId = snowflakeParam(ctx, 'id');
     sendReply(
       ctx,
@@ -132,15 +146,17 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
 
 /** GET/POST /oauth2/authorize: adding an application's bot to a guild (scope `bot`). */
 function oauthRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  // Authorizing is done by a person in a browser: bots get 403 20001.
   router.get(
     '/oauth2/authorize',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'getAuthorize',
       getAuthorize: { caller, applicationId: clientId(ctx), body: '' },
     })),
   );
   router.post('/oauth2/authorize', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    refuseBots(caller);
     const applicationId = clientId(ctx);
     const scope = String(ctx.query['scope'] ?? 'bot');
     if (!scope.split(/[\s+]+/).includes('bot')) {

@@ -3,12 +3,17 @@ import { expressionKey } from '../../domain/blobKeys.js';
 import { stickerIndexKey } from '../../domain/codeIndex.js';
 import { UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { emojiImage, uploadKind, type UploadKind } from '../../domain/imageKind.js';
+import { Permission } from '../../domain/permissions.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { discardBlobs } from '../blobResponses.js';
 import { askWithImages, storeExpressionImage } from '../imageUploads.js';
 import { requestFiles, type UploadedFile } from '../multipart.js';
 import { bodyFor, requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild, guildRoute } from './guildRouteKit.js';
+import { guildProbe, permissionFirst } from './permissionFirst.js';
+
+/** Who may create or edit emojis and stickers: managers, or creators of their own (any one of these). */
+const EXPRESSION_MAKERS = Permission.MANAGE_GUILD_EXPRESSIONS | Permission.CREATE_GUILD_EXPRESSIONS;
 
 /** Largest sticker file Discord accepts (512 KiB). */
 const MAX_STICKER_BYTES = 512 * 1024;
@@ -67,18 +72,21 @@ function emojiRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       listEmojis: { caller, targetId: '', withCounts: false },
     })),
   );
-  router.post('/guilds/:guild_id/emojis', async (ctx: EdgeContext) => {
-    const caller = await requireCaller(ctx, deps);
-    const guildId = snowflakeParam(ctx, 'guild_id');
-    const { image, ...rest } = validBody(ctx, 'EmojiCreateSchema');
-    const { data, animated } = emojiImage(image);
-    const stored = await storeExpressionImage(deps, 'emojis', data);
-    const body = JSON.stringify(rest);
-    const reply = await askWithImages(deps, [stored.key], () =>
-      askGuild(deps, guildId, { $case: 'createEmoji', createEmoji: { caller, body, emojiId: stored.id, animated } }),
-    );
-    sendReply(ctx, reply, 201);
-  });
+  router.post(
+    '/guilds/:guild_id/emojis',
+    permissionFirst(guildProbe(deps, EXPRESSION_MAKERS), async (ctx: EdgeContext) => {
+      const caller = await requireCaller(ctx, deps);
+      const guildId = snowflakeParam(ctx, 'guild_id');
+      const { image, ...rest } = validBody(ctx, 'EmojiCreateSchema');
+      const { data, animated } = emojiImage(image);
+      const stored = await storeExpressionImage(deps, 'emojis', data);
+      const body = JSON.stringify(rest);
+      const reply = await askWithImages(deps, [stored.key], () =>
+        askGuild(deps, guildId, { $case: 'createEmoji', createEmoji: { caller, body, emojiId: stored.id, animated } }),
+      );
+      sendReply(ctx, reply, 201);
+    }),
+  );
   router.get(
     '/guilds/:guild_id/emojis/:emoji_id',
     guildRoute(deps, (ctx, caller) => ({
@@ -88,10 +96,14 @@ function emojiRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   );
   router.patch(
     '/guilds/:guild_id/emojis/:emoji_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateEmoji',
-      updateEmoji: { caller, id: target(ctx), body: bodyFor(ctx, 'EmojiModifySchema'), publicView: false },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateEmoji',
+        updateEmoji: { caller, id: target(ctx), body: bodyFor(ctx, 'EmojiModifySchema'), publicView: false },
+      }),
+      { needs: EXPRESSION_MAKERS },
+    ),
   );
   router.delete('/guilds/:guild_id/emojis/:emoji_id', deleteExpressionRoute(deps, 'emojis', 'emoji_id'));
 }
@@ -106,22 +118,25 @@ function stickerRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       listStickers: { caller, targetId: '', withCounts: false },
     })),
   );
-  router.post('/guilds/:guild_id/stickers', async (ctx: EdgeContext) => {
-    const caller = await requireCaller(ctx, deps);
-    const guildId = snowflakeParam(ctx, 'guild_id');
-    const body = bodyFor(ctx, 'ModifyGuildStickerSchema');
-    const file = stickerFile(ctx);
-    const formatType = stickerFormat(file);
-    // An unusable format is refused by the actor (400), which also deletes the stored file again.
-    const stored = await storeExpressionImage(deps, 'stickers', file.data);
-    const reply = await askWithImages(deps, [stored.key], () =>
-      askGuild(deps, guildId, {
-        $case: 'createSticker',
-        createSticker: { caller, body, formatType, stickerId: stored.id },
-      }),
-    );
-    sendReply(ctx, reply, 201);
-  });
+  router.post(
+    '/guilds/:guild_id/stickers',
+    permissionFirst(guildProbe(deps, EXPRESSION_MAKERS), async (ctx: EdgeContext) => {
+      const caller = await requireCaller(ctx, deps);
+      const guildId = snowflakeParam(ctx, 'guild_id');
+      const body = bodyFor(ctx, 'ModifyGuildStickerSchema');
+      const file = stickerFile(ctx);
+      const formatType = stickerFormat(file);
+      // An unusable format is refused by the actor (400), which also deletes the stored file again.
+      const stored = await storeExpressionImage(deps, 'stickers', file.data);
+      const reply = await askWithImages(deps, [stored.key], () =>
+        askGuild(deps, guildId, {
+          $case: 'createSticker',
+          createSticker: { caller, body, formatType, stickerId: stored.id },
+        }),
+      );
+      sendReply(ctx, reply, 201);
+    }),
+  );
   router.get(
     '/guilds/:guild_id/stickers/:sticker_id',
     guildRoute(deps, (ctx, caller) => ({
@@ -131,10 +146,14 @@ function stickerRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   );
   router.patch(
     '/guilds/:guild_id/stickers/:sticker_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateSticker',
-      updateSticker: { caller, id: target(ctx), body: bodyFor(ctx, 'ModifyGuildStickerSchema'), publicView: false },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateSticker',
+        updateSticker: { caller, id: target(ctx), body: bodyFor(ctx, 'ModifyGuildStickerSchema'), publicView: false },
+      }),
+      { needs: EXPRESSION_MAKERS },
+    ),
   );
   router.delete('/guilds/:guild_id/stickers/:sticker_id', deleteExpressionRoute(deps, 'stickers', 'sticker_id'));
   // Any signed-in user may look a guild sticker up by id (the sticker → guild index is in storage).

@@ -1,11 +1,13 @@
 import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import { ValidationError } from '../../domain/errors.js';
+import { Permission } from '../../domain/permissions.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, intQuery, requireCaller, sendObject, sendReply, snowflakeParam } from '../routeKit.js';
 import { solidPng } from '../solidPng.js';
 import { askGuild, guildRoute, publicUserJson } from './guildRouteKit.js';
 import { searchGuildMessages } from './messageSearch.js';
+import { NO_PERMISSION_SUFFICES } from './permissionFirst.js';
 
 /** widget.png sizes by `style` (Discord's styles; shield is the default). */
 const WIDGET_STYLES: Readonly<Record<string, readonly [number, number]>> = {
@@ -41,8 +43,10 @@ function stringQuery(ctx: EdgeContext, name: string): string {
 
 /** Guild routes beside the core ones: widget image, preview, role counts, member profile, voice state, direct adds, search. */
 export function guildExtrasRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
-  // Public like widget.json (embedded in web pages); 403 50004 while the widget is disabled.
+  // Like widget.json: any signed-in user (401 without a token, as the spec's "all B" says); 403 50004
+  // while the widget is disabled.
   router.get('/guilds/:guild_id/widget.png', async (ctx: EdgeContext) => {
+    await requireCaller(ctx, deps);
     const guildId = snowflakeParam(ctx, 'guild_id');
     const style = stringQuery(ctx, 'style') || 'shield';
     const size = WIDGET_STYLES[style];
@@ -74,25 +78,35 @@ export function guildExtrasRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
   );
   router.patch(
     '/guilds/:guild_id/voice-states/:user_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateVoiceState',
-      updateVoiceState: {
-        caller,
-        userId: userParam(ctx, caller, 'user_id'),
-        body: bodyFor(ctx, 'VoiceStateUpdateSchema'),
-      },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateVoiceState',
+        updateVoiceState: {
+          caller,
+          userId: userParam(ctx, caller, 'user_id'),
+          body: bodyFor(ctx, 'VoiceStateUpdateSchema'),
+        },
+      }),
+      // Your own voice state needs membership; another member's, MUTE_MEMBERS.
+      { needs: (ctx, caller) => (userParam(ctx, caller, 'user_id') === caller.userId ? 0n : Permission.MUTE_MEMBERS) },
+    ),
   );
   router.patch(
     '/guilds/:guild_id/profile/:member_id',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateMemberProfile',
-      updateMemberProfile: {
-        caller,
-        userId: userParam(ctx, caller, 'member_id'),
-        body: bodyFor(ctx, 'MemberChangeProfileSchema'),
-      },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateMemberProfile',
+        updateMemberProfile: {
+          caller,
+          userId: userParam(ctx, caller, 'member_id'),
+          body: bodyFor(ctx, 'MemberChangeProfileSchema'),
+        },
+      }),
+      // Only your own guild profile, whatever you hold.
+      { needs: (ctx, caller) => (userParam(ctx, caller, 'member_id') === caller.userId ? 0n : NO_PERMISSION_SUFFICES) },
+    ),
   );
   // Adds a user without an invite: 201 with the member, 204 when already a member (see the Guild's put_member).
   router.put('/guilds/:guild_id/members/:member_id', async (ctx: EdgeContext) => {

@@ -5,6 +5,7 @@ import type { GuildCommand, GuildReply } from '../../../proto/gen/chorus/v1/guil
 import { InternalError } from '../../domain/errors.js';
 import type { EdgeContext, EdgeDeps } from '../EdgeDeps.js';
 import { requireCaller, sendReply, snowflakeParam } from '../routeKit.js';
+import { guildProbe, permissionFirst, type Needs } from './permissionFirst.js';
 
 /** One Guild actor command. */
 export type GuildCommandCase = NonNullable<GuildCommand['command']>;
@@ -21,17 +22,27 @@ export function askGuild(deps: EdgeDeps, guildId: string, command: GuildCommandC
   return deps.system.ask(ActorKind.Guild, guildId, { command });
 }
 
+/** How a guild or channel route answers, and what it needs before its body matters. */
+export interface RouteOptions {
+  /** The status of a JSON reply (200 by default; an empty reply is 204). */
+  readonly status?: number;
+  /** The least the caller must hold: a caller without it gets 403/404 rather than 400 (see permissionFirst). */
+  readonly needs?: Needs;
+}
+
 /**
  * A handler for a `/guilds/{guild_id}/...` route: authenticates, asks the Guild actor and writes its
  * reply (JSON with `status`, or 204 for an empty reply). The caller is resolved first, so an
- * anonymous request answers 401 before any validation.
+ * anonymous request answers 401 before any validation; with `needs`, a caller lacking it gets 403
+ * (404 for non-members) before a 400.
  */
-export function guildRoute(deps: EdgeDeps, build: GuildCommandFor, status = 200) {
-  return async (ctx: EdgeContext): Promise<void> => {
+export function guildRoute(deps: EdgeDeps, build: GuildCommandFor, options: RouteOptions = {}) {
+  const handler = async (ctx: EdgeContext): Promise<void> => {
     const caller = await requireCaller(ctx, deps);
     const guildId = snowflakeParam(ctx, 'guild_id');
-    sendReply(ctx, await askGuild(deps, guildId, await build(ctx, caller, guildId)), status);
+    sendReply(ctx, await askGuild(deps, guildId, await build(ctx, caller, guildId)), options.status);
   };
+  return options.needs === undefined ? handler : permissionFirst(guildProbe(deps, options.needs), handler);
 }
 
 /** The JSON document of a `json` reply; an InternalError if the actor answered otherwise. */

@@ -1,9 +1,11 @@
 import type { Router } from '@koa/router';
+import { Permission } from '../../domain/permissions.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages, type ImageFields } from '../imageUploads.js';
 import { bodyFor, requireCaller, requireRight, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild, flagQuery, guildRoute, publicUserJson } from './guildRouteKit.js';
+import { guildProbe, permissionFirst } from './permissionFirst.js';
 
 /** A guild's images, served at /icons/{guild_id}/{hash}.png, /banners/..., /splashes/..., /discovery-splashes/... */
 const GUILD_IMAGES: ImageFields = {
@@ -34,15 +36,18 @@ export function guildRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       getGuild: { caller, targetId: '', withCounts: flagQuery(ctx, 'with_counts') },
     })),
   );
-  router.patch('/guilds/:guild_id', async (ctx: EdgeContext) => {
-    const caller = await requireCaller(ctx, deps);
-    const guildId = snowflakeParam(ctx, 'guild_id');
-    const images = await storeImages(deps, validBody(ctx, 'GuildUpdateSchema'), guildId, GUILD_IMAGES);
-    const reply = await askWithImages(deps, images.created, () =>
-      askGuild(deps, guildId, { $case: 'updateGuild', updateGuild: { caller, body: images.body } }),
-    );
-    sendReply(ctx, reply);
-  });
+  router.patch(
+    '/guilds/:guild_id',
+    permissionFirst(guildProbe(deps, Permission.MANAGE_GUILD), async (ctx: EdgeContext) => {
+      const caller = await requireCaller(ctx, deps);
+      const guildId = snowflakeParam(ctx, 'guild_id');
+      const images = await storeImages(deps, validBody(ctx, 'GuildUpdateSchema'), guildId, GUILD_IMAGES);
+      const reply = await askWithImages(deps, images.created, () =>
+        askGuild(deps, guildId, { $case: 'updateGuild', updateGuild: { caller, body: images.body } }),
+      );
+      sendReply(ctx, reply);
+    }),
+  );
   // Older clients delete with POST /guilds/{id}/delete.
   for (const [method, path] of [
     ['delete', '/guilds/:guild_id'],
@@ -71,14 +76,18 @@ export function guildRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
         $case: 'createChannel',
         createChannel: { caller, body: bodyFor(ctx, 'ChannelCreateSchema') },
       }),
-      201,
+      { status: 201, needs: Permission.MANAGE_CHANNELS },
     ),
   );
   router.patch(
     '/guilds/:guild_id/channels',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'reorderChannels',
-      reorderChannels: { caller, body: bodyFor(ctx, 'ChannelReorderSchema') },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'reorderChannels',
+        reorderChannels: { caller, body: bodyFor(ctx, 'ChannelReorderSchema') },
+      }),
+      { needs: Permission.MANAGE_CHANNELS },
+    ),
   );
 }

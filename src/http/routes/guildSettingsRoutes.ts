@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
+import { Permission } from '../../domain/permissions.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, sendObject, sendReply, snowflakeParam } from '../routeKit.js';
 import { askGuild, guildRoute } from './guildRouteKit.js';
@@ -11,7 +12,7 @@ const REGIONS = [{ id: 'local', name: 'Local', optimal: true, deprecated: false,
 async function checkPermission(deps: EdgeDeps, caller: Caller, guildId: string, permissions: bigint): Promise<void> {
   await askGuild(deps, guildId, {
     $case: 'checkPermission',
-    checkPermission: { caller, permissions: permissions.toString(), channelId: '' },
+    checkPermission: { caller, permissions: permissions.toString(), channelId: '', any: false },
   });
 }
 
@@ -33,13 +34,15 @@ export function guildSettingsRoutes(router: Router<EdgeState>, deps: EdgeDeps): 
   );
   router.patch(
     '/guilds/:guild_id/widget',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateWidget',
-      updateWidget: { caller, body: bodyFor(ctx, 'WidgetModifySchema') },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({ $case: 'updateWidget', updateWidget: { caller, body: bodyFor(ctx, 'WidgetModifySchema') } }),
+      { needs: Permission.MANAGE_GUILD },
+    ),
   );
-  // Public on Discord: embedded widgets fetch it without a token.
+  // The spec lists it under "Guilds (all B)": any signed-in user (member or not), 401 without a token.
   router.get('/guilds/:guild_id/widget.json', async (ctx: EdgeContext) => {
+    await requireCaller(ctx, deps);
     const guildId = snowflakeParam(ctx, 'guild_id');
     sendReply(
       ctx,
@@ -52,10 +55,14 @@ export function guildSettingsRoutes(router: Router<EdgeState>, deps: EdgeDeps): 
   );
   router.patch(
     '/guilds/:guild_id/welcome-screen',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateWelcomeScreen',
-      updateWelcomeScreen: { caller, body: bodyFor(ctx, 'GuildUpdateWelcomeScreenSchema') },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateWelcomeScreen',
+        updateWelcomeScreen: { caller, body: bodyFor(ctx, 'GuildUpdateWelcomeScreenSchema') },
+      }),
+      { needs: Permission.MANAGE_GUILD },
+    ),
   );
   router.get(
     '/guilds/:guild_id/vanity-url',
@@ -63,10 +70,14 @@ export function guildSettingsRoutes(router: Router<EdgeState>, deps: EdgeDeps): 
   );
   router.patch(
     '/guilds/:guild_id/vanity-url',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateVanityUrl',
-      updateVanityUrl: { caller, body: bodyFor(ctx, 'VanityUrlSchema') },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateVanityUrl',
+        updateVanityUrl: { caller, body: bodyFor(ctx, 'VanityUrlSchema') },
+      }),
+      { needs: Permission.MANAGE_GUILD },
+    ),
   );
   router.get(
     '/guilds/:guild_id/invites',

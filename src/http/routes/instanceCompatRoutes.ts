@@ -5,6 +5,7 @@ import { UnknownEntityError } from '../../domain/errors.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { requireCaller, sendObject, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild } from './guildRouteKit.js';
+import { refuseBots } from './userRouteKit.js';
 
 /** The one voice region an instance offers (the same list as GET /guilds/{id}/regions). */
 const VOICE_REGIONS = [{ id: 'local', name: 'Local', optimal: true, deprecated: false, custom: false }];
@@ -158,13 +159,14 @@ function signedInRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     // Members only, like every other guild read (404 10004 otherwise).
     await askGuild(deps, guildId, {
       $case: 'checkPermission',
-      checkPermission: { caller, permissions: '0', channelId: '' },
+      checkPermission: { caller, permissions: '0', channelId: '', any: false },
     });
     sendObject(ctx, partnerRequirements(guildId));
   });
   // User clients mark one channel read this way (AckBulkSchema allows exactly one read state).
   router.post('/read-states/ack-bulk', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    refuseBots(caller); // read states are kept for people only
     const body = validBody(ctx, 'AckBulkSchema');
     for (const state of body.read_states) {
       await deps.system.ask(ActorKind.Channel, state.channel_id, {

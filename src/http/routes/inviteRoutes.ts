@@ -4,6 +4,7 @@ import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { requireCaller, requireRight, sendReply } from '../routeKit.js';
 import { askGuild, flagQuery, publicUserJson } from './guildRouteKit.js';
+import { refuseBots } from './userRouteKit.js';
 
 /** Invite codes (and vanity codes) as Chorus issues them. */
 const CODE_PATTERN = /^[A-Za-z0-9-]{1,32}$/;
@@ -27,8 +28,10 @@ export function inviteRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       await askGuild(deps, guildId, { $case: 'getInvite', getInvite: { caller, code, withCounts, userJson: '' } }),
     );
   });
+  // Joining by invite is for people (bots join through OAuth2 authorization): 403 20001.
   router.post('/invites/:code', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    refuseBots(caller);
     requireRight(caller, Right.USE_MASS_INVITES, 'USE_MASS_INVITES');
     const { code, guildId } = await guildOfInvite(ctx, deps);
     const userJson = await publicUserJson(deps, caller, caller.userId);

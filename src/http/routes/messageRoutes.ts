@@ -1,8 +1,11 @@
 import type { Router } from '@koa/router';
 import { askWithUploads, editAttachments, storeUploads } from '../attachmentUploads.js';
+import { Permission } from '../../domain/permissions.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';
 import { askChannel, channelRoute } from './messageRouteKit.js';
+import { channelProbe, permissionFirst } from './permissionFirst.js';
+import { refuseBots } from './userRouteKit.js';
 
 /**
  * Discord's replies may omit message_reference.channel_id (discord.js does): it defaults to the
@@ -32,26 +35,34 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     })),
   );
   // Create and edit store uploaded files first: the actor gets their metadata in `attachments`, which
-  // replaces the client's list (see actors/channel/messageAttachments.ts).
-  router.post('/channels/:channel_id/messages', async (ctx) => {
-    const caller = await requireCaller(ctx, deps);
-    const channelId = snowflakeParam(ctx, 'channel_id');
-    defaultReferenceChannel(ctx, channelId);
-    const body = validBody(ctx, 'MessageCreateSchema');
-    const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
-    const command = {
-      $case: 'createMessage' as const,
-      createMessage: { caller, body: JSON.stringify({ ...body, attachments: uploads.attachments }), authorJson: '' },
-    };
-    sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
-  });
+  // replaces the client's list (see actors/channel/messageAttachments.ts). A refused body costs the
+  // channel one more ask (permissionFirst); a valid one none.
+  router.post(
+    '/channels/:channel_id/messages',
+    permissionFirst(channelProbe(deps, Permission.SEND_MESSAGES), async (ctx) => {
+      const caller = await requireCaller(ctx, deps);
+      const channelId = snowflakeParam(ctx, 'channel_id');
+      defaultReferenceChannel(ctx, channelId);
+      const body = validBody(ctx, 'MessageCreateSchema');
+      const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
+      const command = {
+        $case: 'createMessage' as const,
+        createMessage: { caller, body: JSON.stringify({ ...body, attachments: uploads.attachments }), authorJson: '' },
+      };
+      sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
+    }),
+  );
   for (const path of ['/channels/:channel_id/messages/bulk-delete', '/channels/:channel_id/messages/bulk_delete']) {
     router.post(
       path,
-      channelRoute(deps, (ctx, caller) => ({
-        $case: 'bulkDelete',
-        bulkDelete: { caller, body: bodyFor(ctx, 'BulkDeleteSchema'), authorJson: '' },
-      })),
+      channelRoute(
+        deps,
+        (ctx, caller) => ({
+          $case: 'bulkDelete',
+          bulkDelete: { caller, body: bodyFor(ctx, 'BulkDeleteSchema'), authorJson: '' },
+        }),
+        { needs: Permission.MANAGE_MESSAGES },
+      ),
     );
   }
   router.get(
@@ -61,16 +72,20 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       getMessage: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: '' },
     })),
   );
-  router.patch('/channels/:channel_id/messages/:message_id', async (ctx) => {
-    const caller = await requireCaller(ctx, deps);
-    const channelId = snowflakeParam(ctx, 'channel_id');
-    const messageId = snowflakeParam(ctx, 'message_id');
-    const body = validBody(ctx, 'MessageEditSchema');
-    const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
-    const edited = JSON.stringify({ ...body, attachments: editAttachments(body.attachments, uploads) });
-    const command = { $case: 'editMessage' as const, editMessage: { caller, messageId, body: edited } };
-    sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
-  });
+  // Editing needs authorship, which the actor checks; seeing the channel is the least it takes.
+  router.patch(
+    '/channels/:channel_id/messages/:message_id',
+    permissionFirst(channelProbe(deps, 0n), async (ctx) => {
+      const caller = await requireCaller(ctx, deps);
+      const channelId = snowflakeParam(ctx, 'channel_id');
+      const messageId = snowflakeParam(ctx, 'message_id');
+      const body = validBody(ctx, 'MessageEditSchema');
+      const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
+      const edited = JSON.stringify({ ...body, attachments: editAttachments(body.attachments, uploads) });
+      const command = { $case: 'editMessage' as const, editMessage: { caller, messageId, body: edited } };
+      sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
+    }),
+  );
   router.delete(
     '/channels/:channel_id/messages/:message_id',
     channelRoute(deps, (ctx, caller) => ({
@@ -80,14 +95,19 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   );
   router.post(
     '/channels/:channel_id/messages/:message_id/ack',
-    channelRoute(deps, (ctx, caller) => {
-      const body = { ...(JSON.parse(bodyFor(ctx, 'MessageAcknowledgeSchema')) as object) };
-      const messageId = snowflakeParam(ctx, 'message_id');
-      return {
-        $case: 'acknowledge',
-        acknowledge: { caller, body: JSON.stringify({ ...body, message_id: messageId }), authorJson: '' },
-      };
-    }),
+    channelRoute(
+      deps,
+      (ctx, caller) => {
+        refuseBots(caller); // read states are kept for people only
+        const body = { ...(JSON.parse(bodyFor(ctx, 'MessageAcknowledgeSchema')) as object) };
+        const messageId = snowflakeParam(ctx, 'message_id');
+        return {
+          $case: 'acknowledge',
+          acknowledge: { caller, body: JSON.stringify({ ...body, message_id: messageId }), authorJson: '' },
+        };
+      },
+      { needs: 0n },
+    ),
   );
   router.post(
     '/channels/:channel_id/typing',

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import { ValidationError } from '../../domain/errors.js';
+import { Permission } from '../../domain/permissions.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
@@ -34,15 +35,19 @@ export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
   );
   router.put(
     '/guilds/:guild_id/bans/:user_id',
-    guildRoute(deps, async (ctx, caller) => {
-      const userId = snowflakeParam(ctx, 'user_id');
-      const form = validBody(ctx, 'BanCreateSchema');
-      // discord.js sends the reason as the audit-log header, which Discord keeps as the ban's reason.
-      const reason = form.reason ?? auditLogReason(ctx);
-      const body = JSON.stringify(reason === undefined ? form : { ...form, reason });
-      const userJson = await publicUserJson(deps, caller, userId);
-      return { $case: 'putBan', putBan: { caller, userId, body, userJson } };
-    }),
+    guildRoute(
+      deps,
+      async (ctx, caller) => {
+        const userId = snowflakeParam(ctx, 'user_id');
+        const form = validBody(ctx, 'BanCreateSchema');
+        // discord.js sends the reason as the audit-log header, which Discord keeps as the ban's reason.
+        const reason = form.reason ?? auditLogReason(ctx);
+        const body = JSON.stringify(reason === undefined ? form : { ...form, reason });
+        const userJson = await publicUserJson(deps, caller, userId);
+        return { $case: 'putBan', putBan: { caller, userId, body, userJson } };
+      },
+      { needs: Permission.BAN_MEMBERS },
+    ),
   );
   router.delete(
     '/guilds/:guild_id/bans/:user_id',
@@ -50,35 +55,43 @@ export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
   );
   router.get(
     '/guilds/:guild_id/prune',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'pruneCount',
-      pruneCount: {
-        caller,
-        days: intQuery(ctx, 'days', 7, 1, 30),
-        includeRoles: roleList(ctx.query['include_roles']),
-        computePruneCount: true,
-      },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'pruneCount',
+        pruneCount: {
+          caller,
+          days: intQuery(ctx, 'days', 7, 1, 30),
+          includeRoles: roleList(ctx.query['include_roles']),
+          computePruneCount: true,
+        },
+      }),
+      { needs: Permission.KICK_MEMBERS },
+    ),
   );
   router.post(
     '/guilds/:guild_id/prune',
-    guildRoute(deps, (ctx, caller) => {
-      requireRight(caller, Right.KICK_BAN_MEMBERS, 'KICK_BAN_MEMBERS');
-      const raw = (ctx.request as { body?: unknown }).body;
-      // PruneSchema plus the fields Discord also reads from this body.
-      const body: { days: number; compute_prune_count?: unknown; include_roles?: unknown } =
-        raw === undefined ? { days: 7 } : validBody(ctx, 'PruneSchema');
-      if (body.days < 1 || body.days > 30)
-        throw ValidationError.field('days', 'NUMBER_TYPE_MAX', 'Must be between 1 and 30.');
-      return {
-        $case: 'prune',
-        prune: {
-          caller,
-          days: body.days,
-          includeRoles: roleList(body.include_roles),
-          computePruneCount: body.compute_prune_count !== false,
-        },
-      };
-    }),
+    guildRoute(
+      deps,
+      (ctx, caller) => {
+        requireRight(caller, Right.KICK_BAN_MEMBERS, 'KICK_BAN_MEMBERS');
+        const raw = (ctx.request as { body?: unknown }).body;
+        // PruneSchema plus the fields Discord also reads from this body.
+        const body: { days: number; compute_prune_count?: unknown; include_roles?: unknown } =
+          raw === undefined ? { days: 7 } : validBody(ctx, 'PruneSchema');
+        if (body.days < 1 || body.days > 30)
+          throw ValidationError.field('days', 'NUMBER_TYPE_MAX', 'Must be between 1 and 30.');
+        return {
+          $case: 'prune',
+          prune: {
+            caller,
+            days: body.days,
+            includeRoles: roleList(body.include_roles),
+            computePruneCount: body.compute_prune_count !== false,
+          },
+        };
+      },
+      { needs: Permission.KICK_MEMBERS },
+    ),
   );
 }

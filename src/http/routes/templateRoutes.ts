@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import { templateIndexKey } from '../../domain/codeIndex.js';
 import { UnknownEntityError } from '../../domain/errors.js';
+import { Permission } from '../../domain/permissions.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages } from '../imageUploads.js';
@@ -73,10 +74,14 @@ export function templateRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
   );
   router.post(
     '/guilds/:guild_id/templates',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'createTemplate',
-      createTemplate: { caller, body: bodyFor(ctx, 'TemplateCreateSchema') },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'createTemplate',
+        createTemplate: { caller, body: bodyFor(ctx, 'TemplateCreateSchema') },
+      }),
+      { needs: Permission.MANAGE_GUILD },
+    ),
   );
   router.put(
     '/guilds/:guild_id/templates/:code',
@@ -87,10 +92,14 @@ export function templateRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
   );
   router.patch(
     '/guilds/:guild_id/templates/:code',
-    guildRoute(deps, (ctx, caller) => ({
-      $case: 'updateTemplate',
-      updateTemplate: { caller, code: codeParam(ctx), body: bodyFor(ctx, 'TemplateModifySchema') },
-    })),
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'updateTemplate',
+        updateTemplate: { caller, code: codeParam(ctx), body: bodyFor(ctx, 'TemplateModifySchema') },
+      }),
+      { needs: Permission.MANAGE_GUILD },
+    ),
   );
   router.delete(
     '/guilds/:guild_id/templates/:code',

@@ -1,6 +1,7 @@
 import { ActorKind } from '../../../actors/runtime/ActorKind.js';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import type { UserCommand, UserReply } from '../../../proto/gen/chorus/v1/user.js';
+import { ForbiddenError } from '../../domain/errors.js';
 import type { EdgeContext, EdgeDeps } from '../EdgeDeps.js';
 import { requireCaller, sendReply } from '../routeKit.js';
 
@@ -50,4 +51,29 @@ export function boolQuery(ctx: EdgeContext, name: string): boolean {
   const raw = ctx.query[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   return value === 'true' || value === 'True' || value === '1';
+}
+
+/** Refuses a bot account on a route Discord keeps for people (403 20001). */
+export function refuseBots(caller: Caller): void {
+  if (caller.bot) throw new ForbiddenError('Bots cannot use this endpoint', 20_001);
+}
+
+/**
+ * A route Discord keeps for people (relationships, notes, settings, accepting invites, ...): a bot
+ * gets 403 20001 once authenticated, before its body or parameters are looked at.
+ */
+export function notForBots(deps: EdgeDeps, handler: (ctx: EdgeContext) => Promise<void>) {
+  return async (ctx: EdgeContext): Promise<void> => {
+    refuseBots(await requireCaller(ctx, deps));
+    await handler(ctx);
+  };
+}
+
+/** A selfRoute Discord keeps for people (relationships, notes, settings): bots get 403 20001 first. */
+export function peopleRoute(
+  deps: EdgeDeps,
+  build: (ctx: EdgeContext, caller: Caller) => NonNullable<UserCommand['command']>,
+  status = 200,
+) {
+  return notForBots(deps, selfRoute(deps, build, status));
 }

@@ -5,7 +5,7 @@ import { PASSWORD_CHECK_MAX_LENGTH } from '../../schemas/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages, type ImageFields } from '../imageUploads.js';
 import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';
-import { askUser, boolQuery, selfRoute } from './userRouteKit.js';
+import { askUser, boolQuery, peopleRoute, refuseBots, selfRoute } from './userRouteKit.js';
 
 /** A user's images, served at /avatars/{user_id}/{hash}.png and /banners/{user_id}/{hash}.png. */
 const USER_IMAGES: ImageFields = { avatar: 'avatars', banner: 'banners' };
@@ -16,7 +16,10 @@ async function userParam(ctx: EdgeContext, deps: EdgeDeps): Promise<string> {
   return ctx.params['id'] === '@me' ? caller.userId : snowflakeParam(ctx, 'id');
 }
 
-/** The account, its profile, settings and guild list (routes on "@me" are mounted before "{id}"). */
+/**
+ * The account, its profile, settings and guild list (routes on "@me" are mounted before "{id}").
+ * Settings, MFA, disabling or deleting the account and profile edits are for people: bots get 403 20001.
+ */
 export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get(
     '/users/@me',
@@ -32,11 +35,11 @@ export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   });
   router.get(
     '/users/@me/settings',
-    selfRoute(deps, (_ctx, caller) => ({ $case: 'getSettings', getSettings: { caller } })),
+    peopleRoute(deps, (_ctx, caller) => ({ $case: 'getSettings', getSettings: { caller } })),
   );
   router.patch(
     '/users/@me/settings',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'updateSettings',
       updateSettings: { caller, body: bodyFor(ctx, 'UserSettingsSchema') },
     })),
@@ -83,14 +86,14 @@ export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       path.includes('@me/settings') ? '@me' : snowflakeParam(ctx, 'guild_id');
     router.get(
       path,
-      selfRoute(deps, (ctx, caller) => ({
+      peopleRoute(deps, (ctx, caller) => ({
         $case: 'getGuildSettings',
         getGuildSettings: { caller, guildId: guildOf(ctx), body: '' },
       })),
     );
     router.patch(
       path,
-      selfRoute(deps, (ctx, caller) => ({
+      peopleRoute(deps, (ctx, caller) => ({
         $case: 'updateGuildSettings',
         updateGuildSettings: { caller, guildId: guildOf(ctx), body: bodyFor(ctx, 'UserGuildSettingsSchema') },
       })),
@@ -98,14 +101,17 @@ export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   }
   router.post(
     '/users/@me/disable',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'disableAccount',
       disableAccount: { caller, body: passwordBody(ctx) },
     })),
   );
   router.post(
     '/users/@me/delete',
-    selfRoute(deps, (ctx, caller) => ({ $case: 'deleteAccount', deleteAccount: { caller, body: passwordBody(ctx) } })),
+    peopleRoute(deps, (ctx, caller) => ({
+      $case: 'deleteAccount',
+      deleteAccount: { caller, body: passwordBody(ctx) },
+    })),
   );
   mfaRoutes(router, deps);
   profileRoutes(router, deps);
@@ -115,27 +121,27 @@ export function userRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
 function mfaRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.post(
     '/users/@me/mfa/totp/enable',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'enableTotp',
       enableTotp: { caller, body: bodyFor(ctx, 'TotpEnableSchema') },
     })),
   );
   router.post(
     '/users/@me/mfa/totp/disable',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'disableTotp',
       disableTotp: { caller, body: bodyFor(ctx, 'TotpDisableSchema') },
     })),
   );
   router.post(
     '/users/@me/mfa/codes',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'getBackupCodes',
       getBackupCodes: { caller, body: bodyFor(ctx, 'MfaCodesSchema') },
     })),
   );
   router.post('/users/@me/mfa/codes-verification', async (ctx: EdgeContext) => {
-    await requireCaller(ctx, deps);
+    refuseBots(await requireCaller(ctx, deps));
     bodyFor(ctx, 'CodesVerificationSchema');
     // This flow needs a key mailed to the user; this instance sends no mail, so no key can be valid.
     throw ValidationError.field(
@@ -161,6 +167,7 @@ function profileRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   });
   router.patch('/users/:id/profile', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    refuseBots(caller);
     if ((await userParam(ctx, deps)) !== caller.userId) throw new MissingAccessError();
     const images = await storeImages(deps, validBody(ctx, 'UserProfileModifySchema'), caller.userId, USER_IMAGES);
     const reply = await askWithImages(deps, images.created, () =>
@@ -170,6 +177,7 @@ function profileRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   });
   router.get('/users/:id/relationships', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
+    refuseBots(caller);
     const userId = await userParam(ctx, deps);
     sendReply(ctx, await askUser(deps, userId, { $case: 'mutualRelationships', mutualRelationships: { caller } }));
   });

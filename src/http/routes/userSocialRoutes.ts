@@ -5,7 +5,7 @@ import { compareSnowflakes, isSnowflake } from '../../domain/snowflake.js';
 import { NOTE_MAX_LENGTH } from '../../schemas/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, requireRight, sendReply, snowflakeParam, validBody } from '../routeKit.js';
-import { askUser, selfRoute } from './userRouteKit.js';
+import { askUser, peopleRoute, refuseBots, selfRoute } from './userRouteKit.js';
 
 const invalidRecipients = (): BadRequestError => new BadRequestError('Invalid Recipient(s)', 50_033);
 
@@ -34,43 +34,51 @@ function acceptRecipientId(ctx: EdgeContext): void {
   if (form.recipients === undefined && form.recipient_id !== undefined) form.recipients = [form.recipient_id];
 }
 
-/** Relationships, notes, and DM channels of the caller. */
+/** True when a DM create body asks for a group DM: several recipients, or OAuth2 access_tokens. */
+function opensGroupDm(ctx: EdgeContext): boolean {
+  const body = (ctx.request as { body?: unknown }).body;
+  if (typeof body !== 'object' || body === null) return false;
+  const form = body as { recipients?: unknown; access_tokens?: unknown };
+  return (Array.isArray(form.recipients) && form.recipients.length > 1) || form.access_tokens !== undefined;
+}
+
+/** Relationships and notes (people only: bots get 403 20001), and DM channels of the caller. */
 export function userSocialRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get(
     '/users/@me/relationships',
-    selfRoute(deps, (_ctx, caller) => ({ $case: 'getRelationships', getRelationships: { caller } })),
+    peopleRoute(deps, (_ctx, caller) => ({ $case: 'getRelationships', getRelationships: { caller } })),
   );
   router.post(
     '/users/@me/relationships',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'addRelationship',
       addRelationship: { caller, body: bodyFor(ctx, 'RelationshipPostSchema') },
     })),
   );
   router.put(
     '/users/@me/relationships/:id',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'putRelationship',
       putRelationship: { caller, userId: snowflakeParam(ctx, 'id'), body: bodyFor(ctx, 'RelationshipPutSchema') },
     })),
   );
   router.delete(
     '/users/@me/relationships/:id',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'deleteRelationship',
       deleteRelationship: { caller, userId: snowflakeParam(ctx, 'id'), body: '' },
     })),
   );
   router.get(
     '/users/@me/notes/:id',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'getNote',
       getNote: { caller, userId: snowflakeParam(ctx, 'id'), body: '' },
     })),
   );
   router.put(
     '/users/@me/notes/:id',
-    selfRoute(deps, (ctx, caller) => ({
+    peopleRoute(deps, (ctx, caller) => ({
       $case: 'putNote',
       putNote: { caller, userId: snowflakeParam(ctx, 'id'), body: noteBody(ctx) },
     })),
@@ -82,6 +90,8 @@ export function userSocialRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
   router.post('/users/@me/channels', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
     acceptRecipientId(ctx);
+    // A bot may open a 1:1 DM, as on Discord, but not a group DM (those are for people).
+    if (opensGroupDm(ctx)) refuseBots(caller);
     const form = validBody(ctx, 'DmChannelCreateSchema');
     form.recipients.forEach((id, index) => {
       if (!isSnowflake(id))

@@ -7,6 +7,7 @@ import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, sendJson, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild } from './guildRouteKit.js';
 import { askChannel, stringQuery } from './messageRouteKit.js';
+import { channelProbe, permissionFirst } from './permissionFirst.js';
 
 const EMPTY_REQUEST: WebhookRequest = {
   caller: undefined,
@@ -66,13 +67,16 @@ async function askWebhook(
  * Each is owned by its Channel actor; the edge finds the channel of a `/webhooks/{id}` by one read.
  */
 export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
-  router.post('/channels/:channel_id/webhooks', async (ctx) => {
-    const caller = await requireCaller(ctx, deps);
-    const channelId = snowflakeParam(ctx, 'channel_id');
-    const body = bodyFor(ctx, 'WebhookCreateSchema');
-    const createWebhook = { ...EMPTY_REQUEST, caller, body };
-    sendWebhooks(ctx, deps, await askChannel(deps, channelId, { $case: 'createWebhook', createWebhook }));
-  });
+  router.post(
+    '/channels/:channel_id/webhooks',
+    permissionFirst(channelProbe(deps, Permission.MANAGE_WEBHOOKS), async (ctx) => {
+      const caller = await requireCaller(ctx, deps);
+      const channelId = snowflakeParam(ctx, 'channel_id');
+      const body = bodyFor(ctx, 'WebhookCreateSchema');
+      const createWebhook = { ...EMPTY_REQUEST, caller, body };
+      sendWebhooks(ctx, deps, await askChannel(deps, channelId, { $case: 'createWebhook', createWebhook }));
+    }),
+  );
   router.get('/channels/:channel_id/webhooks', async (ctx) => {
     const caller = await requireCaller(ctx, deps);
     const listWebhooks = { ...EMPTY_REQUEST, caller };
@@ -85,7 +89,7 @@ export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     const permissions = Permission.MANAGE_WEBHOOKS.toString();
     await askGuild(deps, guildId, {
       $case: 'checkPermission',
-      checkPermission: { caller, permissions, channelId: '' },
+      checkPermission: { caller, permissions, channelId: '', any: false },
     });
     const lists = await Promise.all(
       (await deps.webhooks.channelsOfGuild(guildId)).map((channelId) =>

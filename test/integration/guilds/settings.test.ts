@@ -21,17 +21,20 @@ describe('guild settings', () => {
 
   const path = (rest: string) => `/guilds/${target.guild.id}/${rest}`;
 
-  it('reads and changes the widget (MANAGE_GUILD); widget.json is public once enabled', async () => {
-    assert.deepEqual(await api(h.api, 'GET', path('widget'), { token: plain.token }), {
+  it('reads and changes the widget (MANAGE_GUILD); widget.json is open to any signed-in user once enabled', async () => {
+    await fails(h.api, 'GET', path('widget'), plain, 403, 50_013);
+    assert.deepEqual(await api(h.api, 'GET', path('widget'), { token: target.owner.token }), {
       enabled: false,
       channel_id: null,
     });
-    await fails(h.api, 'GET', path('widget.json'), undefined, 403, 50_004);
+    await fails(h.api, 'GET', path('widget.json'), stranger, 403, 50_004);
     const body = { enabled: true, channel_id: target.textChannelId };
     await fails(h.api, 'PATCH', path('widget'), plain, 403, 50_013, body);
     await fails(h.api, 'PATCH', path('widget'), target.owner, 400, 50_035, { enabled: true, channel_id: '42' });
     assert.deepEqual(await api(h.api, 'PATCH', path('widget'), { token: target.owner.token, body }), body);
-    const widget = await api<{ id: string; name: string }>(h.api, 'GET', path('widget.json'));
+    const widget = await api<{ id: string; name: string }>(h.api, 'GET', path('widget.json'), {
+      token: stranger.token,
+    });
     assert.deepEqual([widget.id, widget.name], [target.guild.id, 'Settled']);
   });
 

@@ -42,30 +42,30 @@ describe('guild routes beside the core ones', function () {
 
   describe('GET /guilds/{id}/widget.png', () => {
     it('answers 403 50004 while the widget is disabled', async () => {
-      await fails(h.api, 'GET', `${guildPath}/widget.png`, undefined, 403, 50_004);
+      await fails(h.api, 'GET', `${guildPath}/widget.png`, user, 403, 50_004);
     });
 
-    it('serves a real PNG without a token once enabled, sized by style', async () => {
+    it('serves a real PNG to a signed-in user once enabled, sized by style', async () => {
       await api(h.api, 'PATCH', `${guildPath}/widget`, {
         token: target.owner.token,
         body: { enabled: true, channel_id: target.textChannelId },
       });
-      const shield = await raw(h.api, 'GET', `${guildPath}/widget.png`);
+      const shield = await raw(h.api, 'GET', `${guildPath}/widget.png`, { token: user.token });
       assert.equal(shield.status, 200);
       assert.equal(shield.headers.get('content-type'), 'image/png');
       const png = Buffer.from(await shield.arrayBuffer());
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       assert.deepEqual(pngSize(png), [76, 20]);
       const banner = Buffer.from(
-        await (await raw(h.api, 'GET', `${guildPath}/widget.png?style=banner2`)).arrayBuffer(),
+        await (await raw(h.api, 'GET', `${guildPath}/widget.png?style=banner2`, { token: user.token })).arrayBuffer(),
       );
       assert.deepEqual(pngSize(banner), [320, 76]);
     });
 
     it('refuses an unknown style (50035 naming style) and an unknown guild (404 10004)', async () => {
-      const error = await fails(h.api, 'GET', `${guildPath}/widget.png?style=poster`, undefined, 400, 50_035);
+      const error = await fails(h.api, 'GET', `${guildPath}/widget.png?style=poster`, user, 400, 50_035);
       assert.deepEqual(errorFields(error), ['style']);
-      await fails(h.api, 'GET', '/guilds/1234567890123/widget.png', undefined, 404, 10_004);
+      await fails(h.api, 'GET', '/guilds/1234567890123/widget.png', user, 404, 10_004);
     });
   });
 

@@ -128,8 +128,9 @@ describe('guild templates', function () {
     assert.equal(snapshot.system_channel_id, general?.id);
   });
 
-  it('lists the guild template to members, and refuses a second one (400 30031)', async () => {
-    const listed = await api<ApiTemplate[]>(h.api, 'GET', `${guildPath}/templates`, { token: user.token });
+  it('lists the guild template to MANAGE_GUILD holders only, and refuses a second one (400 30031)', async () => {
+    await fails(h.api, 'GET', `${guildPath}/templates`, user, 403, 50_013);
+    const listed = await api<ApiTemplate[]>(h.api, 'GET', `${guildPath}/templates`, { token: target.owner.token });
     assert.deepEqual(
       listed.map((t) => t.code),
       [template.code],
@@ -268,7 +269,7 @@ describe('guild templates', function () {
       });
       assert.equal(deleted.code, template.code);
       await fails(h.api, 'GET', `/guilds/templates/${template.code}`, user, 404, 10_057);
-      assert.deepEqual(await api(h.api, 'GET', `${guildPath}/templates`, { token: user.token }), []);
+      assert.deepEqual(await api(h.api, 'GET', `${guildPath}/templates`, { token: target.owner.token }), []);
     });
   });
 });

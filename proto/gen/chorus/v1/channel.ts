@@ -59,7 +59,13 @@ export interface ChannelCommand {
      * passes ownership on. remove replies with the channel as the removed user saw it.
      */
     | { $case: 'addRecipient'; addRecipient: RecipientTarget }
-    | { $case: 'removeRecipient'; removeRecipient: RecipientTarget }
+    | { $case: 'removeRecipient'; removeRecipient: RecipientTarget } //
+    /**
+     * Edge -> Channel: passes when the caller may view the channel and holds one of `any_of` (or
+     * nothing more, when it is "0"); 404/403 otherwise. The edge asks it before reporting an invalid
+     * body, so a caller without the route's permission hears that first, as on Discord.
+     */
+    | { $case: 'checkPermission'; checkPermission: ChannelPermissionCheck }
     | undefined;
 }
 
@@ -144,6 +150,12 @@ export interface WebhookRequest {
   messageId: string;
   /** create_webhook: the caller's user record as JSON (the webhook's `user`). */
   userJson: string;
+}
+
+export interface ChannelPermissionCheck {
+  caller?: Caller | undefined;
+  /** Permission bits as a decimal string: holding any one of them passes. */
+  anyOf: string;
 }
 
 export interface RecipientTarget {
@@ -251,6 +263,9 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'removeRecipient':
         RecipientTarget.encode(message.command.removeRecipient, writer.uint32(250).fork()).join();
+        break;
+      case 'checkPermission':
+        ChannelPermissionCheck.encode(message.command.checkPermission, writer.uint32(258).fork()).join();
         break;
     }
     return writer;
@@ -544,6 +559,17 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
             message.command = {
               $case: 'removeRecipient',
               removeRecipient: RecipientTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.command = {
+              $case: 'checkPermission',
+              checkPermission: ChannelPermissionCheck.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -917,7 +943,29 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                                                                               object.remove_recipient,
                                                                                                                             ),
                                                                                                                         }
-                                                                                                                      : undefined,
+                                                                                                                      : isSet(
+                                                                                                                            object.checkPermission,
+                                                                                                                          )
+                                                                                                                        ? {
+                                                                                                                            $case:
+                                                                                                                              'checkPermission',
+                                                                                                                            checkPermission:
+                                                                                                                              ChannelPermissionCheck.fromJSON(
+                                                                                                                                object.checkPermission,
+                                                                                                                              ),
+                                                                                                                          }
+                                                                                                                        : isSet(
+                                                                                                                              object.check_permission,
+                                                                                                                            )
+                                                                                                                          ? {
+                                                                                                                              $case:
+                                                                                                                                'checkPermission',
+                                                                                                                              checkPermission:
+                                                                                                                                ChannelPermissionCheck.fromJSON(
+                                                                                                                                  object.check_permission,
+                                                                                                                                ),
+                                                                                                                            }
+                                                                                                                          : undefined,
     };
   },
 
@@ -985,6 +1033,8 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.addRecipient = RecipientTarget.toJSON(message.command.addRecipient);
     } else if (message.command?.$case === 'removeRecipient') {
       obj.removeRecipient = RecipientTarget.toJSON(message.command.removeRecipient);
+    } else if (message.command?.$case === 'checkPermission') {
+      obj.checkPermission = ChannelPermissionCheck.toJSON(message.command.checkPermission);
     }
     return obj;
   },
@@ -1246,6 +1296,15 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
           message.command = {
             $case: 'removeRecipient',
             removeRecipient: RecipientTarget.fromPartial(object.command.removeRecipient),
+          };
+        }
+        break;
+      }
+      case 'checkPermission': {
+        if (object.command?.checkPermission !== undefined && object.command?.checkPermission !== null) {
+          message.command = {
+            $case: 'checkPermission',
+            checkPermission: ChannelPermissionCheck.fromPartial(object.command.checkPermission),
           };
         }
         break;
@@ -2378,6 +2437,96 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
     message.wait = object.wait ?? false;
     message.messageId = object.messageId ?? '';
     message.userJson = object.userJson ?? '';
+    return message;
+  },
+};
+
+function createBaseChannelPermissionCheck(): ChannelPermissionCheck {
+  return { caller: undefined, anyOf: '' };
+}
+
+export const ChannelPermissionCheck: MessageFns<ChannelPermissionCheck> = {
+  encode(message: ChannelPermissionCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.anyOf !== '') {
+      writer.uint32(18).string(message.anyOf);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChannelPermissionCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannelPermissionCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.anyOf = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChannelPermissionCheck {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      anyOf: isSet(object.anyOf)
+        ? globalThis.String(object.anyOf)
+        : isSet(object.any_of)
+          ? globalThis.String(object.any_of)
+          : '',
+    };
+  },
+
+  toJSON(message: ChannelPermissionCheck): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.anyOf !== '') {
+      obj.anyOf = message.anyOf;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChannelPermissionCheck>): ChannelPermissionCheck {
+    return ChannelPermissionCheck.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChannelPermissionCheck>): ChannelPermissionCheck {
+    const message = createBaseChannelPermissionCheck();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.anyOf = object.anyOf ?? '';
     return message;
   },
 };

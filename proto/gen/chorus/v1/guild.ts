@@ -102,7 +102,12 @@ export interface GuildCommand {
     /** PUT /guilds/{id}/members/{user_id}: adds a user without an invite (the owner with right ADD_MEMBERS). */
     | { $case: 'putMember'; putMember: PutMember } //
     /** PATCH /guilds/{id}/voice-states/{user_id}: VoiceStateUpdateSchema, checked against the member. */
-    | { $case: 'updateVoiceState'; updateVoiceState: MemberTarget }
+    | { $case: 'updateVoiceState'; updateVoiceState: MemberTarget } //
+    /**
+     * Channel -> Guild: which of a message's role mentions ping (existing roles; only mentionable ones
+     * unless the author may mention everyone). Asked only for messages that mention roles.
+     */
+    | { $case: 'mentionableRoles'; mentionableRoles: MentionableRoles }
     | undefined;
 }
 
@@ -110,10 +115,8 @@ export interface GuildReply {
   reply?:
     | { $case: 'json'; json: Json }
     | { $case: 'empty'; empty: Empty }
-    | {
-        $case: 'channelAccess';
-        channelAccess: ChannelAccessReply;
-      }
+    | { $case: 'channelAccess'; channelAccess: ChannelAccessReply }
+    | { $case: 'roleIds'; roleIds: RoleIds }
     | undefined;
 }
 
@@ -264,6 +267,23 @@ export interface PermissionCheck {
   permissions: string;
   /** When set, the permissions are computed in this channel (which must belong to the guild). */
   channelId: string;
+  /**
+   * Holding any one of the bits is enough (the edge's check before it reports an invalid body: the
+   * least a route needs, where different fields of its body need different permissions).
+   */
+  any: boolean;
+}
+
+export interface MentionableRoles {
+  /** Role ids the message content mentions (after allowed_mentions). */
+  roleIds: string[];
+  /** The author holds MENTION_EVERYONE in the channel: roles ping whether mentionable or not. */
+  includeUnmentionable: boolean;
+}
+
+/** Reply to mentionable_roles: the ids that ping, in the order asked. */
+export interface RoleIds {
+  ids: string[];
 }
 
 export interface ExpressionTarget {
@@ -543,6 +563,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'updateVoiceState':
         MemberTarget.encode(message.command.updateVoiceState, writer.uint32(586).fork()).join();
+        break;
+      case 'mentionableRoles':
+        MentionableRoles.encode(message.command.mentionableRoles, writer.uint32(594).fork()).join();
         break;
     }
     return writer;
@@ -1199,6 +1222,17 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             message.command = {
               $case: 'updateVoiceState',
               updateVoiceState: MemberTarget.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 74: {
+            if (tag !== 594) {
+              break;
+            }
+
+            message.command = {
+              $case: 'mentionableRoles',
+              mentionableRoles: MentionableRoles.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -2526,7 +2560,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                           object.update_voice_state,
                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                     }
-                                                                                                                                                                                                                                                                                                  : undefined,
+                                                                                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                                                                                        object.mentionableRoles,
+                                                                                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                                                                                          'mentionableRoles',
+                                                                                                                                                                                                                                                                                                        mentionableRoles:
+                                                                                                                                                                                                                                                                                                          MentionableRoles.fromJSON(
+                                                                                                                                                                                                                                                                                                            object.mentionableRoles,
+                                                                                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                                                                                          object.mentionable_roles,
+                                                                                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                                                                                            'mentionableRoles',
+                                                                                                                                                                                                                                                                                                          mentionableRoles:
+                                                                                                                                                                                                                                                                                                            MentionableRoles.fromJSON(
+                                                                                                                                                                                                                                                                                                              object.mentionable_roles,
+                                                                                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                                                                      : undefined,
     };
   },
 
@@ -2678,6 +2734,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.putMember = PutMember.toJSON(message.command.putMember);
     } else if (message.command?.$case === 'updateVoiceState') {
       obj.updateVoiceState = MemberTarget.toJSON(message.command.updateVoiceState);
+    } else if (message.command?.$case === 'mentionableRoles') {
+      obj.mentionableRoles = MentionableRoles.toJSON(message.command.mentionableRoles);
     }
     return obj;
   },
@@ -3261,6 +3319,15 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         }
         break;
       }
+      case 'mentionableRoles': {
+        if (object.command?.mentionableRoles !== undefined && object.command?.mentionableRoles !== null) {
+          message.command = {
+            $case: 'mentionableRoles',
+            mentionableRoles: MentionableRoles.fromPartial(object.command.mentionableRoles),
+          };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -3281,6 +3348,9 @@ export const GuildReply: MessageFns<GuildReply> = {
         break;
       case 'channelAccess':
         ChannelAccessReply.encode(message.reply.channelAccess, writer.uint32(26).fork()).join();
+        break;
+      case 'roleIds':
+        RoleIds.encode(message.reply.roleIds, writer.uint32(34).fork()).join();
         break;
     }
     return writer;
@@ -3326,6 +3396,14 @@ export const GuildReply: MessageFns<GuildReply> = {
             };
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reply = { $case: 'roleIds', roleIds: RoleIds.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3348,7 +3426,11 @@ export const GuildReply: MessageFns<GuildReply> = {
             ? { $case: 'channelAccess', channelAccess: ChannelAccessReply.fromJSON(object.channelAccess) }
             : isSet(object.channel_access)
               ? { $case: 'channelAccess', channelAccess: ChannelAccessReply.fromJSON(object.channel_access) }
-              : undefined,
+              : isSet(object.roleIds)
+                ? { $case: 'roleIds', roleIds: RoleIds.fromJSON(object.roleIds) }
+                : isSet(object.role_ids)
+                  ? { $case: 'roleIds', roleIds: RoleIds.fromJSON(object.role_ids) }
+                  : undefined,
     };
   },
 
@@ -3360,6 +3442,8 @@ export const GuildReply: MessageFns<GuildReply> = {
       obj.empty = Empty.toJSON(message.reply.empty);
     } else if (message.reply?.$case === 'channelAccess') {
       obj.channelAccess = ChannelAccessReply.toJSON(message.reply.channelAccess);
+    } else if (message.reply?.$case === 'roleIds') {
+      obj.roleIds = RoleIds.toJSON(message.reply.roleIds);
     }
     return obj;
   },
@@ -3388,6 +3472,12 @@ export const GuildReply: MessageFns<GuildReply> = {
             $case: 'channelAccess',
             channelAccess: ChannelAccessReply.fromPartial(object.reply.channelAccess),
           };
+        }
+        break;
+      }
+      case 'roleIds': {
+        if (object.reply?.roleIds !== undefined && object.reply?.roleIds !== null) {
+          message.reply = { $case: 'roleIds', roleIds: RoleIds.fromPartial(object.reply.roleIds) };
         }
         break;
       }
@@ -5567,7 +5657,7 @@ export const UserChanged: MessageFns<UserChanged> = {
 };
 
 function createBasePermissionCheck(): PermissionCheck {
-  return { caller: undefined, permissions: '', channelId: '' };
+  return { caller: undefined, permissions: '', channelId: '', any: false };
 }
 
 export const PermissionCheck: MessageFns<PermissionCheck> = {
@@ -5580,6 +5670,9 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
     }
     if (message.channelId !== '') {
       writer.uint32(26).string(message.channelId);
+    }
+    if (message.any !== false) {
+      writer.uint32(32).bool(message.any);
     }
     return writer;
   },
@@ -5621,6 +5714,14 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
             message.channelId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.any = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5642,6 +5743,7 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
         : isSet(object.channel_id)
           ? globalThis.String(object.channel_id)
           : '',
+      any: isSet(object.any) ? globalThis.Boolean(object.any) : false,
     };
   },
 
@@ -5656,6 +5758,9 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
     if (message.channelId !== '') {
       obj.channelId = message.channelId;
     }
+    if (message.any !== false) {
+      obj.any = message.any;
+    }
     return obj;
   },
 
@@ -5668,6 +5773,167 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.permissions = object.permissions ?? '';
     message.channelId = object.channelId ?? '';
+    message.any = object.any ?? false;
+    return message;
+  },
+};
+
+function createBaseMentionableRoles(): MentionableRoles {
+  return { roleIds: [], includeUnmentionable: false };
+}
+
+export const MentionableRoles: MessageFns<MentionableRoles> = {
+  encode(message: MentionableRoles, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.roleIds) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.includeUnmentionable !== false) {
+      writer.uint32(16).bool(message.includeUnmentionable);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MentionableRoles {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMentionableRoles();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.roleIds.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.includeUnmentionable = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MentionableRoles {
+    return {
+      roleIds: globalThis.Array.isArray(object?.roleIds)
+        ? object.roleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.role_ids)
+          ? object.role_ids.map((e: any) => globalThis.String(e))
+          : [],
+      includeUnmentionable: isSet(object.includeUnmentionable)
+        ? globalThis.Boolean(object.includeUnmentionable)
+        : isSet(object.include_unmentionable)
+          ? globalThis.Boolean(object.include_unmentionable)
+          : false,
+    };
+  },
+
+  toJSON(message: MentionableRoles): unknown {
+    const obj: any = {};
+    if (message.roleIds?.length) {
+      obj.roleIds = message.roleIds;
+    }
+    if (message.includeUnmentionable !== false) {
+      obj.includeUnmentionable = message.includeUnmentionable;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MentionableRoles>): MentionableRoles {
+    return MentionableRoles.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MentionableRoles>): MentionableRoles {
+    const message = createBaseMentionableRoles();
+    message.roleIds = object.roleIds?.map((e) => e) || [];
+    message.includeUnmentionable = object.includeUnmentionable ?? false;
+    return message;
+  },
+};
+
+function createBaseRoleIds(): RoleIds {
+  return { ids: [] };
+}
+
+export const RoleIds: MessageFns<RoleIds> = {
+  encode(message: RoleIds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RoleIds {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRoleIds();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RoleIds {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: RoleIds): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RoleIds>): RoleIds {
+    return RoleIds.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RoleIds>): RoleIds {
+    const message = createBaseRoleIds();
+    message.ids = object.ids?.map((e) => e) || [];
     return message;
   },
 };
