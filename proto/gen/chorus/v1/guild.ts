@@ -69,7 +69,7 @@ export interface GuildCommand {
      * whose data lives elsewhere (webhooks, integrations) or is static.
      */
     | { $case: 'checkPermission'; checkPermission: PermissionCheck } //
-    /** Public widget.json (no caller): 403 50004 when the widget is disabled. */
+    /** widget.json and widget.png (any signed-in user; the edge checks the token): 403 50004 when the widget is disabled. */
     | { $case: 'getWidgetJson'; getWidgetJson: GuildRequest } //
     /** Emojis and stickers (kept in the guild record as bounded lists). target_id = the emoji or sticker. */
     | { $case: 'listEmojis'; listEmojis: GuildRequest }
