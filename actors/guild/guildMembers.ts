@@ -132,11 +132,11 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
   }
   if (body.mute !== undefined) {
     requireGuildPermission(state, actorId, Permission.MUTE_MEMBERS);
-    next.mute = body.mute === true;
+    next.mute = body.mute;
   }
   if (body.deaf !== undefined) {
     requireGuildPermission(state, actorId, Permission.DEAFEN_MEMBERS);
-    next.deaf = body.deaf === true;
+    next.deaf = body.deaf;
   }
   await saveMember(rt, next);
   return jsonReply(memberJson(next));
