@@ -1,4 +1,5 @@
 import { ValidationError } from './errors.js';
+import { QUOTE, closingQuote } from './jsonText.js';
 
 /**
  * Deepest nesting a body may have. Discord's deepest bodies (command options inside subcommand
@@ -12,8 +13,6 @@ export const MAX_JSON_DEPTH = 32;
  */
 export const MAX_JSON_NODES = 50_000;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -35,16 +34,10 @@ function refusal(code: string, message: string): ValidationError {
 export function jsonBoundsError(text: string): ValidationError | undefined {
   let depth = 0;
   let values = 1;
-  let inString = false;
   for (let at = 0; at < text.length; at += 1) {
     const char = text.charCodeAt(at);
-    if (inString) {
-      if (char === BACKSLASH) at += 1;
-      else if (char === QUOTE) inString = false;
-      continue;
-    }
     if (char === QUOTE) {
-      inString = true;
+      at = closingQuote(text, at);
     } else if (char === OPEN_BRACE || char === OPEN_BRACKET) {
       depth += 1;
       values += 1; // its first member, which no comma announces

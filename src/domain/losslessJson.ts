@@ -1,5 +1,5 @@
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+import { QUOTE, closingQuote } from './jsonText.js';
+
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -22,16 +22,10 @@ function unsafeInteger(digits: string): boolean {
 export function quoteUnsafeIntegers(text: string): string {
   let out: string[] | undefined;
   let copiedUpTo = 0;
-  let inString = false;
   for (let at = 0; at < text.length; at += 1) {
     const char = text.charCodeAt(at);
-    if (inString) {
-      if (char === BACKSLASH) at += 1;
-      else if (char === QUOTE) inString = false;
-      continue;
-    }
     if (char === QUOTE) {
-      inString = true;
+      at = closingQuote(text, at);
       continue;
     }
     if (!isDigit(char) && char !== MINUS) continue;
