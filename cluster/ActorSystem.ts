@@ -47,7 +47,15 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     private readonly transport?: RemoteTransport,
   ) {
     this.#redelivery = transport
-      ? new RemoteRedelivery({ isMember: (node) => this.ring.members.includes(node), log })
+      ? new RemoteRedelivery({
+          isMember: (node) => this.ring.members.includes(node),
+          refreshView: () => {
+            this.#refreshView?.().catch((error: unknown) => {
+              this.log.warn('view_refresh_failed', { err: toAppError(error).message });
+            });
+          },
+          log,
+        })
       : undefined;
   }
 
@@ -144,6 +152,11 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   }
 
   tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
+    this.#tell(kind, key, command, 0);
+  }
+
+  /** `moves`: how often this tell was re-routed already because a node did not own the actor. */
+  #tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, moves: number): void {
     const owner = this.ownerOf(kind, key);
     try {
       if (owner === this.nodeId) this.#local().tell(kind, key, command);
@@ -154,8 +167,11 @@ export class ActorSystem implements ActorMessenger, LocalNode {
           (done) => {
             remote.tell(owner, kind, key, command, done);
           },
-          () => {
-            this.tell(kind, key, command);
+          {
+            moves,
+            reroute: (next) => {
+              this.#tell(kind, key, command, next);
+            },
           },
           `${kind}:${key}`,
         );
@@ -166,6 +182,10 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   }
 
   fanOut(sessionIds: readonly string[], event: DispatchEvent, source = ''): void {
+    this.#fanOut(sessionIds, event, source, 0);
+  }
+
+  #fanOut(sessionIds: readonly string[], event: DispatchEvent, source: string, moves: number): void {
     const byNode = new Map<string, string[]>();
     for (const sessionId of sessionIds) {
       const owner = this.ownerOf(ActorKind.Session, sessionId);
@@ -182,12 +202,25 @@ export class ActorSystem implements ActorMessenger, LocalNode {
           (done) => {
             remote.fanOut(node, group, event, source, done);
           },
-          () => {
-            this.fanOut(group, event, source);
+          {
+            moves,
+            reroute: (next) => {
+              this.#fanOut(group, event, source, next);
+            },
+            abandon: (reason) => {
+              this.#invalidateSessions(group, `${event.event} undeliverable: ${reason}`);
+            },
           },
           `${event.event} to ${group.length} sessions`,
         );
       } else this.#remote().fanOut(node, group, event, source);
+    }
+  }
+
+  /** Sessions that missed an event for good end (op 9), rather than resume as if they had it (§8.7). */
+  #invalidateSessions(sessionIds: readonly string[], reason: string): void {
+    for (const sessionId of sessionIds) {
+      this.tell(ActorKind.Session, sessionId, { command: { $case: 'invalidate', invalidate: { reason } } });
     }
   }
 

@@ -4,7 +4,7 @@ import { ConflictError, ServiceUnavailableError, toAppError, UnknownEntityError 
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { SessionStore } from '../runtime/ports/sessionStore.js';
-import { authenticate, type Authenticated } from './authenticate.js';
+import { authenticate, authenticateResume, type Authenticated } from './authenticate.js';
 import { handleClientOp, type SessionPort } from './clientOps.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
@@ -179,8 +179,8 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   }
 
   async #resume(identity: Identity, command: Resume): Promise<SessionReply> {
-    // The token must still be valid (it may have been revoked since Identify) and be this user's.
-    const auth = await authenticate(this.ctx, this.options.tokenSecret, command.token).catch(() => undefined);
+    // The token must still be valid (revoked since Identify?) and this user's; unreachable is op 7, not op 9.
+    const auth = await authenticateResume(this.ctx, this.options.tokenSecret, command.token);
     if (auth?.caller.userId !== identity.userId) throw new UnknownEntityError('session');
     const frames = this.#s.journal.framesAfter(Number(command.seq));
     if (!frames) {

@@ -32,6 +32,9 @@ const ACQUIRE_RETRY_MS = 100;
 /** Stops a local activation whose lease is gone (ActorHost.evict). */
 export type EvictActivation = (kind: ActorKind, key: string, epoch: number) => void;
 
+/** True while this node owns `kind:key` under its current membership view. */
+export type OwnsActor = (kind: ActorKind, key: string) => boolean;
+
 /** Dependencies of a LeaseKeeper. */
 export interface LeaseKeeperDeps {
   readonly nodeId: string;
@@ -68,6 +71,8 @@ export class LeaseKeeper implements ActivationGuard {
   #timer: ReturnType<typeof setInterval> | undefined;
   #renewing: Promise<void> | undefined;
   #failing = false;
+  /** The ownership rule of the newest view (set by handOff); undefined: every key is ours. */
+  #owns: OwnsActor | undefined;
 
   constructor(private readonly deps: LeaseKeeperDeps) {
     this.#options = { ...DEFAULT_LEASE_OPTIONS, ...deps.options };
@@ -92,10 +97,17 @@ export class LeaseKeeper implements ActivationGuard {
     this.#timer = undefined;
   }
 
+  /**
+   * Takes the lease of an activation. A key this node does not own under its newest view is refused
+   * with WrongOwnerError (moved), before and after the table granted it: an activation that started
+   * under an older view (a fan-out from a node with a stale view, a wait that outlived a view change)
+   * must not keep the lease the owner needs, since no later view change would ever hand it off.
+   */
   async acquire(kind: ActorKind, key: string): Promise<number> {
     const actorKey = `${kind}:${key}`;
     if (this.#detached())
       throw new ServiceUnavailableError(`Cannot activate ${actorKey}: this node lost its membership`);
+    this.#assertOwned(kind, key);
     const waitMs = this.#options.acquireWaitMs ?? this.#options.ttlMs;
     const giveUpAt = performance.now() + waitMs;
     let sentAt = this.#clock.now();
@@ -104,10 +116,15 @@ export class LeaseKeeper implements ActivationGuard {
       await new Promise((resolve) => setTimeout(resolve, Math.min(ACQUIRE_RETRY_MS, giveUpAt - performance.now())));
       if (this.#detached())
         throw new ServiceUnavailableError(`Cannot activate ${actorKey}: this node lost its membership`);
+      this.#assertOwned(kind, key);
       sentAt = this.#clock.now();
       grant = await this.deps.table.acquire(actorKey, this.deps.nodeId, this.#options.ttlMs);
     }
     if (!grant) throw new WrongOwnerError(`${actorKey} is active on another node`);
+    if (this.#owns && !this.#owns(kind, key)) {
+      await this.deps.table.release(actorKey, this.deps.nodeId, grant.epoch).catch(() => undefined); // else it lapses
+      throw new WrongOwnerError(`${actorKey} moved to another node while activating`);
+    }
     this.#held.set(actorKey, { actorKey, kind, key, epoch: grant.epoch, validUntil: this.#until(sentAt) });
     return grant.epoch;
   }
@@ -143,9 +160,11 @@ export class LeaseKeeper implements ActivationGuard {
 
   /**
    * Evicts the activations this node no longer owns under a new membership view, so their leases
-   * are released and the new owners can take them. Returns how many were evicted.
+   * are released and the new owners can take them. Returns how many were evicted. `owns` stays the
+   * rule for later acquires and renewal rounds (which hand off again whatever slipped through).
    */
-  handOff(owns: (kind: ActorKind, key: string) => boolean): number {
+  handOff(owns: OwnsActor): number {
+    this.#owns = owns;
     let moved = 0;
     for (const held of [...this.#held.values()]) {
       if (owns(held.kind, held.key)) continue;
@@ -170,6 +189,8 @@ export class LeaseKeeper implements ActivationGuard {
     for (const held of [...this.#held.values()]) {
       if (detached || now > held.validUntil) this.#lose(held, detached ? 'detached' : 'expired');
     }
+    // A lease this node holds for a key it no longer owns would block the owner for good: give it up.
+    if (this.#owns) this.handOff(this.#owns);
     const batch = [...this.#held.values()];
     if (batch.length === 0) return;
     const sentAt = this.#clock.now();
@@ -199,6 +220,10 @@ export class LeaseKeeper implements ActivationGuard {
     this.#held.delete(held.actorKey);
     this.deps.log.warn('lease_lost', { actor: held.actorKey, epoch: held.epoch, reason });
     this.#evict?.(held.kind, held.key, held.epoch);
+  }
+
+  #assertOwned(kind: ActorKind, key: string): void {
+    if (this.#owns && !this.#owns(kind, key)) throw new WrongOwnerError(`${kind}:${key} is owned by another node`);
   }
 
   /** True when this node's membership heartbeat is older than a lease lives: the others dropped it. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter, once } from 'node:events';
 import { RemoteRedelivery } from '../../../cluster/RemoteRedelivery.js';
-import { InternalError, ServiceUnavailableError, type AppError } from '../../../src/domain/errors.js';
+import { InternalError, ServiceUnavailableError, WrongOwnerError, type AppError } from '../../../src/domain/errors.js';
 import { createLogger } from '../../../src/domain/Logger.js';
 
 interface Sent {
@@ -15,23 +15,37 @@ function router() {
   const members = new Set(['a', 'b', 'c']);
   const sent: Sent[] = [];
   const rerouted: number[] = [];
+  const abandoned: number[] = [];
+  const refreshes: number[] = [];
   const events = new EventEmitter();
-  const redelivery = new RemoteRedelivery({ isMember: (node) => members.has(node), log: createLogger('silent') });
-  const send = (node: string, n: number): void => {
+  const redelivery = new RemoteRedelivery({
+    isMember: (node) => members.has(node),
+    refreshView: () => refreshes.push(refreshes.length + 1),
+    log: createLogger('silent'),
+  });
+  const send = (node: string, n: number, moves = 0): void => {
     redelivery.send(
       node,
       (done) => {
         sent.push({ node, n, done });
         events.emit('sent');
       },
-      () => rerouted.push(n),
+      {
+        moves,
+        reroute: (next) => {
+          rerouted.push(n);
+          events.emit('rerouted', next);
+        },
+        abandon: () => abandoned.push(n),
+      },
       `message ${n}`,
     );
   };
-  return { redelivery, send, members, sent, rerouted, events };
+  return { redelivery, send, members, sent, rerouted, abandoned, refreshes, events };
 }
 
 const down = (): ServiceUnavailableError => new ServiceUnavailableError('connect ECONNREFUSED');
+const moved = (): WrongOwnerError => new WrongOwnerError('guild:1 is owned by d:1@2 under view 7');
 
 describe('RemoteRedelivery', () => {
   it('sends straight through while the node takes what it is sent', () => {
@@ -94,8 +108,8 @@ describe('RemoteRedelivery', () => {
     );
   });
 
-  it('drops what the node refused for another reason than being unreachable', () => {
-    const { redelivery, send, sent, rerouted } = router();
+  it('abandons what the node refused for another reason than being unreachable, telling whoever expected it', () => {
+    const { redelivery, send, sent, rerouted, abandoned } = router();
     send('b', 1);
     sent[0]?.done(new InternalError());
     send('b', 2);
@@ -104,6 +118,28 @@ describe('RemoteRedelivery', () => {
       [1, 2],
     );
     assert.deepEqual(rerouted, []);
+    assert.deepEqual(abandoned, [1]);
     assert.equal(redelivery.held, 0);
+  });
+
+  it('re-routes a send the node refused because it does not own the actor, after refreshing the view', async () => {
+    const { redelivery, send, sent, rerouted, abandoned, refreshes, events } = router();
+    send('b', 1);
+    const rerouting = once(events, 'rerouted');
+    sent[0]?.done(moved());
+    assert.deepEqual(refreshes, [1], 'the view is refreshed at once');
+    const [moves] = (await rerouting) as [number];
+    assert.deepEqual(rerouted, [1]);
+    assert.equal(moves, 1, 'the re-route is counted');
+    assert.deepEqual(abandoned, []);
+    assert.equal(redelivery.held, 0);
+  });
+
+  it('abandons a send still refused as moved after its bounded re-routes, telling whoever expected it', () => {
+    const { send, sent, rerouted, abandoned } = router();
+    send('b', 1, 10);
+    sent[0]?.done(moved());
+    assert.deepEqual(rerouted, []);
+    assert.deepEqual(abandoned, [1]);
   });
 });

@@ -215,4 +215,44 @@ describe('LeaseKeeper', () => {
     assert.deepEqual(a.evicted, [`guild:theirs@${moved}`]);
     await a.keeper.assertCommittable('guild', 'mine', kept1);
   });
+
+  it('refuses to activate a key its newest view gives to another node, leaving the lease to the owner', async () => {
+    const c = cluster();
+    const [a, b] = [track(c.node('a:1@1')), track(c.node('b:1@1'))];
+    a.keeper.handOff((_kind, key) => key !== 'theirs');
+    await assert.rejects(a.keeper.acquire('session', 'theirs'), WrongOwnerError);
+    assert.equal(a.keeper.size, 0);
+    assert.ok((await b.keeper.acquire('session', 'theirs')) > 0, 'the owner takes the lease at once');
+  });
+
+  it('does not keep a lease whose wait outlived a view that moved the key elsewhere', async () => {
+    const c = cluster();
+    const dead = track(c.node('a:1@1'));
+    await dead.keeper.acquire('session', 's');
+    dead.keeper.stop();
+    const waiting = waitingKeeper(c.table, 2_000);
+    let owned = true;
+    waiting.handOff(() => owned);
+    const taking = waiting.acquire('session', 's');
+    setTimeout(() => {
+      owned = false; // a node rejoined: the key is its again
+      waiting.handOff(() => owned);
+      c.tableClock.advance(TTL + 1);
+    }, 20);
+    await assert.rejects(taking, WrongOwnerError);
+    assert.equal(waiting.size, 0);
+    const owner = track(c.node('c:1@1'));
+    assert.ok((await owner.keeper.acquire('session', 's')) > 0, 'the new owner gets the lease without waiting');
+  });
+
+  it('gives up, at its next renewal, a lease held for a key the current view places elsewhere', async () => {
+    const c = cluster();
+    const a = track(c.node('a:1@1'));
+    let owned = true;
+    a.keeper.handOff(() => owned);
+    const epoch = await a.keeper.acquire('guild', '9');
+    owned = false; // the ring changed under the rule handOff was given
+    await a.keeper.renewNow();
+    assert.deepEqual(a.evicted, [`guild:9@${epoch}`]);
+  });
 });
