@@ -19,6 +19,8 @@ step integration
 npx mocha 'test/integration/**/*.test.ts'
 step security
 npx mocha 'test/security/**/*.test.ts'
+step clients
+npx mocha 'test/clients/**/*.test.ts'
 step cluster
 npx mocha 'test/cluster/**/*.test.ts'
 step "faults (restarts Cassandra; runs last)"
