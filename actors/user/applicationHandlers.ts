@@ -62,13 +62,16 @@ export async function updateApplication(turn: UserTurn, request: ApplicationTarg
   return jsonReply(await describeApplication(turn, next));
 }
 
-/** POST /applications/{id}/bot (owner's actor): creates the bot user; resolves to `{token}`. */
+/**
+ * POST /applications/{id}/bot (owner's actor): creates the bot user; resolves to `{token}`. The bot's user
+ * id is the application's id, as on Discord (Discordeno derives the application id from a token's user id).
+ */
 export async function createBot(turn: UserTurn, request: ApplicationTarget): Promise<UserReply> {
   requireSelf(turn, request);
   const app = await ownApplication(turn, request.applicationId, false);
   if (app.bot_user_id !== null) throw new BadRequestError('This application already has a bot.', 0);
   const now = turn.ctx.clock.now();
-  const record = newUserRecord(turn.ctx.ids.next(), botUsername(app.name), now);
+  const record = newUserRecord(app.id, botUsername(app.name), now);
   record.bot = true;
   record.verified = true;
   const bot = await createWithFreeTag(turn.stores.users, record);

@@ -55,17 +55,24 @@ export function modifiedApplication(app: ApplicationRecord, form: ApplicationMod
   return next;
 }
 
+/**
+ * Optional keys of Discord's application object (`key?` in its docs, not nullable): sent only when set, as
+ * Discord does. Typed clients read them as "absent or a value" (Discord4J's `Possible<String>` fails on null).
+ */
+const OMITTED_WHEN_UNSET = ['terms_of_service_url', 'privacy_policy_url', 'tags', 'max_participants'] as const;
+
 /** Discord's application object; `owner` and `bot` as public users when known. */
 export function applicationJson(
   app: ApplicationRecord,
   owner: UserRecord | undefined,
   bot: UserRecord | undefined,
 ): Record<string, unknown> {
-  return {
+  const json: Record<string, unknown> = {
     id: app.id,
     name: app.name,
     icon: app.icon,
     description: app.description,
+    // Deprecated, always "" until v11; Discord4J requires it.
     summary: '',
     type: null,
     hook: true,
@@ -73,17 +80,20 @@ export function applicationJson(
     bot_require_code_grant: app.bot_require_code_grant,
     verify_key: app.verify_key,
     flags: app.flags,
-    owner: owner ? publicUser(owner) : undefined,
     team: null,
     redirect_uris: [],
-    rpc_origins: [],
+    // `?string` in Discord's docs: sent, null when unset.
     interactions_endpoint_url: app.extra['interactions_endpoint_url'] ?? null,
-    privacy_policy_url: app.extra['privacy_policy_url'] ?? null,
-    terms_of_service_url: app.extra['terms_of_service_url'] ?? null,
     role_connections_verification_url: app.extra['role_connections_verification_url'] ?? null,
-    max_participants: app.extra['max_participants'] ?? null,
-    tags: app.extra['tags'] ?? [],
     integration_types_config: {},
-    bot: bot ? publicUser(bot) : undefined,
   };
+  if (owner) json['owner'] = publicUser(owner);
+  for (const key of OMITTED_WHEN_UNSET) {
+    const value = app.extra[key];
+    if (value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) {
+      json[key] = value;
+    }
+  }
+  if (bot) json['bot'] = publicUser(bot);
+  return json;
 }

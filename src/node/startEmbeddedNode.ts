@@ -7,6 +7,7 @@ import { InMemoryRateLimiter } from '../http/RateLimiter.js';
 import { InMemorySessionStore } from '../store/memory/InMemorySessionStore.js';
 import { InMemorySubscriptionStore } from '../store/memory/InMemorySubscriptionStore.js';
 import { InMemoryUserSessionStore } from '../store/memory/InMemoryUserSessionStore.js';
+import { applyBlobRenames } from '../domain/blobRenames.js';
 import { FileBlobStore } from '../store/file/FileBlobStore.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
@@ -31,6 +32,8 @@ function localTokenSecret(config: Config): string {
 export async function startEmbeddedNode(config: Config, log: Logger, requestStop: () => void): Promise<RunningNode> {
   const tokenSecret = localTokenSecret(config);
   const stores = createSqliteStores(join(config.backend.dataDir, 'chorus.db'));
+  const blobs = new FileBlobStore(join(config.backend.dataDir, 'blobs'));
+  await applyBlobRenames(stores.blobRenames, blobs, log);
   const listener = await listenHttp(config.http);
   const nodeId = `${listener.host}:${listener.port}@${Date.now()}`;
   const { system, host, gateway } = assembleNode(
@@ -40,7 +43,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     {
       nodeId,
       stores,
-      blobs: new FileBlobStore(join(config.backend.dataDir, 'blobs')),
+      blobs,
       // One process: sessions and subscriptions live as long as it does, across passivation.
       sessionPorts: {
         sessions: new InMemorySessionStore(),

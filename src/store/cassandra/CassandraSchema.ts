@@ -127,6 +127,7 @@ export async function migrateKeyspace(session: CassandraSession, options: Schema
           await run(statement);
           await refreshLock(session, owner);
         }
+        await migration.data?.(session, () => refreshLock(session, owner));
       } catch (thrown) {
         throw withCause(
           new ServiceUnavailableError(`Migration ${migration.version} (${migration.name}) failed`),

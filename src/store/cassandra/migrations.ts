@@ -57,8 +57,18 @@
  * nodes racing to create the same table create the very same table (see CassandraSchema.ts).
  */
 
+import type { CassandraSession } from './CassandraSession.js';
+import { rekeyBotApplications } from './rekeyBotApplications.js';
+
 /** A CQL statement of a migration; a function when it needs the keyspace (for the table id). */
 export type SchemaStatement = string | ((tableId: (table: string) => string) => string);
+
+/**
+ * A migration's change to stored records, run after its statements while the runner holds the lock;
+ * `keepLock` refreshes the lock (call it between units of work). It must be safe to run again after a
+ * crash part-way, since the version is recorded only once it finished.
+ */
+export type DataMigration = (session: CassandraSession, keepLock: () => Promise<void>) => Promise<void>;
 
 /** One versioned schema change. */
 export interface Migration {
@@ -66,6 +76,7 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly statements: readonly SchemaStatement[];
+  readonly data?: DataMigration;
 }
 
 /** `CREATE TABLE IF NOT EXISTS` with a deterministic table id and optional extra table options. */
@@ -189,5 +200,13 @@ export const MIGRATIONS: readonly Migration[] = [
           'PRIMARY KEY ((application_id, scope), command_id)',
       ),
     ],
+  },
+  {
+    version: 6,
+    name: 'bot applications keyed by their bot user',
+    // A bot's application takes the bot's user id, as on Discord (see rekeyBotApplications.ts for why
+    // the application moves rather than the user).
+    statements: [],
+    data: rekeyBotApplications,
   },
 ];

@@ -1,6 +1,8 @@
 import type { Stores } from '../../../actors/runtime/ports/stores.js';
+import type { BlobRenameQueue } from '../../domain/blobRenames.js';
 import { SqliteApplicationCommandStore } from './SqliteApplicationCommandStore.js';
 import { SqliteApplicationStore } from './SqliteApplicationStore.js';
+import { SqliteBlobRenames } from './SqliteBlobRenames.js';
 import { SqliteChannelStore } from './SqliteChannelStore.js';
 import { SqliteDatabase, type SqliteDatabaseOptions } from './SqliteDatabase.js';
 import { SqliteGuildStore } from './SqliteGuildStore.js';
@@ -8,13 +10,19 @@ import { SqliteMessageStore } from './SqliteMessageStore.js';
 import { SqliteUserStore } from './SqliteUserStore.js';
 import { SqliteWebhookStore } from './SqliteWebhookStore.js';
 
+/** The storage ports over one SQLite file, plus the blob renames its migrations queued. */
+export interface SqliteStores extends Stores {
+  readonly blobRenames: BlobRenameQueue;
+}
+
 /**
  * Opens (creating and migrating it if needed) the SQLite file at `path` and returns every storage port
  * over one connection. Throws ServiceUnavailableError when the file cannot be opened or migrated.
  */
-export function createSqliteStores(path: string, options: SqliteDatabaseOptions = {}): Stores {
+export function createSqliteStores(path: string, options: SqliteDatabaseOptions = {}): SqliteStores {
   const db = SqliteDatabase.open(path, options);
   return {
+    blobRenames: new SqliteBlobRenames(db),
     users: new SqliteUserStore(db),
     applications: new SqliteApplicationStore(db),
     applicationCommands: new SqliteApplicationCommandStore(db),

@@ -131,4 +131,42 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    // Numbered as in Cassandra (6 there re-keys the same records).
+    version: 6,
+    name: 'bot applications keyed by their bot user',
+    // On Discord a bot's user id is its application's id (Discordeno derives one from the other), and new
+    // bots are created that way. Older bots got a user id of their own; this gives their application the
+    // bot's user id rather than the reverse: the application is referenced by its row, its commands and
+    // the key of its icon, while the bot user is referenced by members, messages, reactions, DMs,
+    // relationships, overwrites and its tokens (which embed the user id, so they all stay valid).
+    // Icon files are outside the database: their renames are queued in blob_renames and applied by the
+    // node at start (the blob store is not SQL).
+    sql: `
+      CREATE TABLE blob_renames (
+        from_key TEXT PRIMARY KEY,
+        to_key TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TEMP TABLE application_rekeys AS
+        SELECT id AS old_id, bot_user_id AS new_id, json_extract(data, '$.icon') AS icon
+        FROM applications
+        WHERE bot_user_id IS NOT NULL AND bot_user_id <> id;
+
+      INSERT INTO blob_renames (from_key, to_key)
+        SELECT 'app-icons/' || old_id || '/' || icon, 'app-icons/' || new_id || '/' || icon
+        FROM application_rekeys WHERE typeof(icon) = 'text' AND icon <> '';
+
+      UPDATE application_commands
+        SET application_id = r.new_id,
+          data = json_set(data, '$.application_id', r.new_id, '$.data.application_id', r.new_id)
+        FROM application_rekeys AS r WHERE application_commands.application_id = r.old_id;
+
+      UPDATE applications
+        SET id = r.new_id, data = json_set(applications.data, '$.id', r.new_id)
+        FROM application_rekeys AS r WHERE applications.id = r.old_id;
+
+      DROP TABLE application_rekeys;
+    `,
+  },
 ];
