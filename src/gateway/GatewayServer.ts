@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
+import { isWebSocketUpgrade, PlainHttpUpgrades } from '../http/plainHttpUpgrade.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import { parseConnectionQuery, type ConnectionQuery } from './connectionQuery.js';
 import { GatewayConnection, type ConnectionDeps } from './GatewayConnection.js';
@@ -24,7 +25,13 @@ export class GatewayServer {
   readonly #connections = new Map<string, GatewayConnection>();
   readonly #deps: ConnectionDeps;
   readonly #sweeper: ReturnType<typeof setInterval>;
+  readonly #plainHttp: PlainHttpUpgrades;
   readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Only WebSocket upgrades are the gateway's; others (h2c from the JDK's client) are HTTP requests.
+    if (!isWebSocketUpgrade(request)) {
+      this.#plainHttp.serve(request, socket, head);
+      return;
+    }
     const query = parseConnectionQuery(request.url);
     this.#wss.handleUpgrade(request, socket, head, (ws) => {
       this.#accept(ws, query);
@@ -46,6 +53,7 @@ export class GatewayServer {
       starter: new SessionStarter({ system, options, limiter, log }),
       release: (socketId) => this.#connections.delete(socketId),
     };
+    this.#plainHttp = new PlainHttpUpgrades(server);
     server.on('upgrade', this.#onUpgrade);
     system.bindEdge((socketId, frames, closeCode) => this.#connections.get(socketId)?.push(frames, closeCode));
     // One sweep for all sockets instead of timers per socket; it runs 4 times per heartbeat interval
@@ -69,6 +77,7 @@ export class GatewayServer {
   close(): void {
     clearInterval(this.#sweeper);
     this.server.off('upgrade', this.#onUpgrade);
+    this.#plainHttp.close();
     for (const connection of this.#connections.values()) connection.shutdown();
     this.#wss.close();
   }
