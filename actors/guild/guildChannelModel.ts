@@ -1,5 +1,5 @@
 import { ValidationError } from '../../src/domain/errors.js';
-import type { ChannelModifyBody, ChannelPermissionOverwriteBody } from '../../src/schemas/channel.js';
+import type { ChannelModifyBody, ChannelPermissionOverwriteItem } from '../../src/schemas/channel.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { GuildState } from './GuildState.js';
 
@@ -34,13 +34,16 @@ function checkedName(name: string, path: string): string {
   return trimmed;
 }
 
-/** Overwrites as stored: masks as decimal strings, type 2 (not used by guild channels) refused. */
-export function normalizeOverwrites(list: readonly ChannelPermissionOverwriteBody[], path = 'permission_overwrites') {
+/**
+ * Overwrites as stored: masks as decimal strings ("0" when the body leaves one out, as on Discord), type 2
+ * (not used by guild channels) refused.
+ */
+export function normalizeOverwrites(list: readonly ChannelPermissionOverwriteItem[], path = 'permission_overwrites') {
   return list.map((o, index) => {
     if (o.type !== 0 && o.type !== 1) {
       throw ValidationError.field(`${path}.${index}.type`, 'BASE_TYPE_CHOICES', 'Value must be one of (0, 1).');
     }
-    return { id: o.id, type: o.type, allow: BigInt(o.allow).toString(), deny: BigInt(o.deny).toString() };
+    return { id: o.id, type: o.type, allow: BigInt(o.allow ?? 0).toString(), deny: BigInt(o.deny ?? 0).toString() };
   });
 }
 

@@ -36,7 +36,7 @@ const MAX_CHANNELS = 500;
 function requireGrantableOverwrites(
   rt: GuildRuntime,
   actorId: string,
-  overwrites: readonly { allow: string; deny: string }[],
+  overwrites: readonly { allow?: string; deny?: string }[],
   channelId?: string,
 ): void {
   let bits = 0n;

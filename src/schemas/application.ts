@@ -1,11 +1,5 @@
-import { arr, bool, imageData, int, nullable, obj, oneOfTypes, permissionBits, snowflake, str } from './builders.js';
-import {
-  CAPTCHA_MAX_LENGTH,
-  MFA_CODE_MAX_LENGTH,
-  NAME_MAX_LENGTH,
-  SNOWFLAKE_MAX_LENGTH,
-  URL_MAX_LENGTH,
-} from './discordLimits.js';
+import { arr, bool, imageData, int, nullable, obj, permissionBits, snowflake, str } from './builders.js';
+import { CAPTCHA_MAX_LENGTH, MFA_CODE_MAX_LENGTH, NAME_MAX_LENGTH, URL_MAX_LENGTH } from './discordLimits.js';
 
 /** Discord: an application description has at most 400 characters; at most 5 tags of 20 characters. */
 const DESCRIPTION_MAX_LENGTH = 400;
@@ -17,14 +11,14 @@ const url = () => str({ maxLength: URL_MAX_LENGTH });
 export const ApplicationCreateSchema = obj(
   {
     name: str({ maxLength: NAME_MAX_LENGTH }),
-    team_id: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
+    team_id: snowflake(),
   },
   ['name'],
 );
 /** Validated ApplicationCreateSchema body. */
 export interface ApplicationCreateBody {
   name: string;
-  team_id?: string | number;
+  team_id?: string;
 }
 
 /** PATCH /applications/{id} body. */

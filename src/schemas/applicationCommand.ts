@@ -1,6 +1,19 @@
-import { arr, bool, choices, int, mapOf, nullable, num, obj, oneOfTypes, permissionBits, str } from './builders.js';
+import {
+  arr,
+  bool,
+  choices,
+  int,
+  mapOf,
+  nullable,
+  num,
+  obj,
+  oneOfTypes,
+  permissionBits,
+  snowflake,
+  str,
+} from './builders.js';
 import type { JsonSchema } from './builders.js';
-import { LOCALE_MAX_LENGTH, MAX_LOCALES, SNOWFLAKE_MAX_LENGTH } from './discordLimits.js';
+import { LOCALE_MAX_LENGTH, MAX_LOCALES } from './discordLimits.js';
 
 /** Discord's caps on a command: 25 options per level, 25 choices per option. */
 export const MAX_COMMAND_OPTIONS = 25;
@@ -50,9 +63,13 @@ function option(depth: number): JsonSchema {
   return obj(properties, ['type', 'name', 'description']);
 }
 
-/** The fields of a command body (POST, PUT items, PATCH). */
+/**
+ * The fields of a command body (POST, PUT items, PATCH). contexts and integration_types also take numeric
+ * strings (JDA sends ["0", "1", "2"]), default_member_permissions a number: all reach the actor as Discord's
+ * types (numbers, a decimal string).
+ */
 const commandProperties: Record<string, JsonSchema> = {
-  id: str({ maxLength: SNOWFLAKE_MAX_LENGTH }),
+  id: snowflake(),
   type: choices('integer', [1, 2, 3]),
   name: str({ minLength: 1, maxLength: 32 }),
   name_localizations: localizations(),

@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'ajv';
-import { SNOWFLAKE_MAX_LENGTH } from './discordLimits.js';
+import { WireForm } from './wireForms.js';
 
 /** A JSON Schema (draft-07) object as ajv compiles it. */
 export type JsonSchema = SchemaObject;
@@ -10,11 +10,21 @@ type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'
 /** A string schema; `extra` adds keywords such as minLength, maxLength, format or pattern. */
 export const str = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
 
-/** An integer schema (rejects 1.5). */
-export const int = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
+/**
+ * A value in one of the wire forms (wireForms.ts): converted to its canonical shape first, then checked
+ * against `canonical` (bounds such as minimum), which sits under allOf so it sees the converted value.
+ */
+function wire(form: WireForm, canonical: JsonSchema = {}): JsonSchema {
+  return Object.keys(canonical).length === 0 ? { wire: form } : { wire: form, allOf: [canonical] };
+}
 
-/** A number schema (accepts 1.5). */
-export const num = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra });
+/** An integer (rejects 1.5); a numeric string such as "5" is taken as 5, as Discord does. */
+export const int = (extra: JsonSchema = {}): JsonSchema =>
+  wire(WireForm.integer, Object.keys(extra).length === 0 ? {} : { type: 'integer', ...extra });
+
+/** A number (accepts 1.5); a numeric string such as "1.5" is taken as 1.5. */
+export const num = (extra: JsonSchema = {}): JsonSchema =>
+  wire(WireForm.number, Object.keys(extra).length === 0 ? {} : { type: 'number', ...extra });
 
 /** A boolean schema. */
 export const bool = (): JsonSchema => ({ type: 'boolean' });
@@ -28,14 +38,28 @@ export const oneOfTypes = (types: readonly JsonType[], extra: JsonSchema = {}): 
   ...extra,
 });
 
-/** A value of `type` restricted to the given choices (spec: "one of ..."). */
-export const choices = (type: JsonType, values: readonly (string | number | boolean)[]): JsonSchema => ({
-  type,
-  enum: [...values],
-});
+/**
+ * A value of `type` restricted to the given choices (spec: "one of ..."); numeric choices also take their
+ * numeric strings ("0" for 0), as Discord does.
+ */
+export function choices(type: JsonType, values: readonly (string | number | boolean)[]): JsonSchema {
+  if (type === 'integer' || type === 'number') {
+    const form = values.every((value) => Number.isInteger(value)) ? WireForm.integer : WireForm.number;
+    return { wire: form, enum: [...values] };
+  }
+  return { type, enum: [...values] };
+}
 
-/** The same schema, with null also allowed (spec: "nullable"). */
+/** The same schema, with null also allowed (spec: "nullable"): null is then a value, e.g. "clear it". */
 export function nullable(schema: JsonSchema): JsonSchema {
+  if (schema['wire'] !== undefined) {
+    const out: JsonSchema = { ...schema, orNull: true };
+    const values: unknown = schema['enum'];
+    if (Array.isArray(values)) out['enum'] = (values as unknown[]).concat(null);
+    const canonical = schema['allOf'] as JsonSchema[] | undefined;
+    if (canonical) out['allOf'] = canonical.map(nullable);
+    return out;
+  }
   const type: unknown = schema['type'];
   const types: unknown[] = Array.isArray(type) ? (type as unknown[]) : type === undefined ? [] : [type];
   const out: JsonSchema = { ...schema, type: types.concat('null') };
@@ -73,9 +97,10 @@ export const exactly = (count: number, items: JsonSchema): JsonSchema =>
 /**
  * An object schema. Unknown properties are dropped (the validator runs with `removeAdditional`), so a body
  * reaches an actor, and storage, with only the fields named here; as on Discord, they are not an error.
+ * A null property is taken as absent unless its schema is nullable() (nullMeansAbsent, see wireForms.ts).
  */
 export function obj(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
-  const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  const schema: JsonSchema = { type: 'object', nullMeansAbsent: true, properties, additionalProperties: false };
   if (required.length > 0) schema['required'] = [...required];
   return schema;
 }
@@ -107,11 +132,14 @@ export function requiring(schema: JsonSchema, ...fields: readonly string[]): Jso
   return { ...schema, required: [...new Set([...before, ...fields])] };
 }
 
-/** A snowflake id: always a string on the wire, at most 20 digits (a 64-bit integer). */
-export const snowflake = (): JsonSchema => str({ maxLength: SNOWFLAKE_MAX_LENGTH });
+/** A snowflake id: a decimal string (at most 20 digits, below 2^64) or a JSON integer; reaches actors as a string. */
+export const snowflake = (): JsonSchema => wire(WireForm.snowflake);
 
-/** A permission bitfield serialised as a decimal string (allow, deny, permissions). */
-export const permissionBits = (): JsonSchema => str({ pattern: '^[0-9]{1,20}$' });
+/**
+ * A permission bitfield (allow, deny, permissions): a decimal string or a JSON integer, with no bit above
+ * the known permissions; reaches actors as a decimal string.
+ */
+export const permissionBits = (): JsonSchema => wire(WireForm.permissions);
 
 /**
  * A base64 `data:` URI image (avatar, banner, icon, ...). Left without maxLength on purpose: an image is as

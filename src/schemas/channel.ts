@@ -12,22 +12,40 @@ const MAX_OVERWRITES = 500;
 /** Channel type numbers the spec accepts. */
 const CHANNEL_TYPES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 33, 34, 35, 64, 255] as const;
 
-/** Whom an overwrite targets: 0 role, 1 member (2 is accepted too, as the spec lists it). */
+/**
+ * Whom an overwrite targets: 0 role, 1 member (2 is accepted too, as the spec lists it); "0" and "1" as
+ * strings too (Discord's validation takes them). The pre-v8 names "role" and "member" are not taken.
+ */
 export const ChannelPermissionOverwriteType = choices('number', [0, 1, 2]);
 /** Validated ChannelPermissionOverwriteType value. */
 export type ChannelPermissionOverwriteType = 0 | 1 | 2;
 
-/** PUT /channels/{id}/permissions/{overwrite_id} body, and one item of permission_overwrites. */
-export const ChannelPermissionOverwriteSchema = obj(
-  { id: snowflake(), type: ChannelPermissionOverwriteType, allow: permissionBits(), deny: permissionBits() },
-  ['id', 'type', 'allow', 'deny'],
-);
+/** allow and deny are "0" when absent (or null), as on Discord. */
+const overwriteFields = {
+  id: snowflake(),
+  type: ChannelPermissionOverwriteType,
+  allow: permissionBits(),
+  deny: permissionBits(),
+};
+
+/**
+ * PUT /channels/{id}/permissions/{overwrite_id} body. The id is the path's: JDA, Discord4J, Oceanic and Eris
+ * leave it out of the body, and one the body gives is not used.
+ */
+export const ChannelPermissionOverwriteSchema = obj(overwriteFields, ['type']);
 /** Validated ChannelPermissionOverwriteSchema body. */
 export interface ChannelPermissionOverwriteBody {
-  id: string;
+  id?: string;
   type: ChannelPermissionOverwriteType;
-  allow: string;
-  deny: string;
+  allow?: string;
+  deny?: string;
+}
+
+/** One item of permission_overwrites (channel create and modify): here the id says whom it targets. */
+const ChannelPermissionOverwriteItem = obj(overwriteFields, ['id', 'type']);
+/** Validated item of permission_overwrites. */
+export interface ChannelPermissionOverwriteItem extends ChannelPermissionOverwriteBody {
+  id: string;
 }
 
 /** PATCH /channels/{id} body (name at most 100). */
@@ -42,7 +60,7 @@ export const ChannelModifySchema = obj({
   user_limit: int(),
   rate_limit_per_user: int(),
   position: int(),
-  permission_overwrites: arr(ChannelPermissionOverwriteSchema, { maxItems: MAX_OVERWRITES }),
+  permission_overwrites: arr(ChannelPermissionOverwriteItem, { maxItems: MAX_OVERWRITES }),
   parent_id: nullable(snowflake()),
   id: snowflake(),
   nsfw: bool(),
@@ -63,7 +81,7 @@ export interface ChannelModifyBody {
   user_limit?: number;
   rate_limit_per_user?: number;
   position?: number;
-  permission_overwrites?: ChannelPermissionOverwriteBody[];
+  permission_overwrites?: ChannelPermissionOverwriteItem[];
   parent_id?: string | null;
   id?: string;
   nsfw?: boolean;

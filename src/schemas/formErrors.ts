@@ -91,6 +91,9 @@ function toLeaf(error: ErrorObject): FieldErrorLeaf {
       return choicesLeaf([params['allowedValue']]);
     case 'format':
       return formatLeaf(params['format'], error.data);
+    case 'wire':
+      // The wire keyword (wireForms.ts) words its own leaf.
+      return { code: String(params['code']), message: error.message ?? 'Invalid value.' };
     case 'pattern':
       return { code: 'STRING_TYPE_REGEX', message: 'String value did not match validation regex.' };
     case 'minimum':
@@ -182,7 +185,7 @@ function numberOrUndefined(value: unknown): number | undefined {
 }
 
 /** The rejected value as Discord echoes it in a message, cut to MAX_ECHO characters. */
-function echo(data: unknown): string {
+export function echo(data: unknown): string {
   const text = typeof data === 'string' ? data : (JSON.stringify(data) ?? String(data));
   return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
 }

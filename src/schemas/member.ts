@@ -1,4 +1,4 @@
-import { arr, bool, exactly, imageData, int, nullable, obj, oneOfTypes, snowflake, str } from './builders.js';
+import { arr, bool, exactly, imageData, int, nullable, obj, snowflake, str } from './builders.js';
 import { INLINE_IMAGE_MAX_LENGTH, MAX_ROLES, REASON_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from './discordLimits.js';
 
 /** Discord's member limits: nick 32, guild profile bio 190, pronouns 40. */
@@ -8,16 +8,19 @@ const PRONOUNS_MAX_LENGTH = 40;
 /** An IPv6 address in text form has at most 45 characters. */
 const IP_MAX_LENGTH = 64;
 
-/** PUT /guilds/{id}/bans/{user_id} body; the delete windows also take integers, as Discord clients send them. */
+/**
+ * PUT /guilds/{id}/bans/{user_id} body; the delete windows are integers given as numbers or numeric strings
+ * (the spec's strings), within Discord's bounds: 7 days, 604800 seconds.
+ */
 export const BanCreateSchema = obj({
-  delete_message_seconds: oneOfTypes(['string', 'integer'], { maxLength: 20 }),
-  delete_message_days: oneOfTypes(['string', 'integer'], { maxLength: 20 }),
+  delete_message_seconds: int({ minimum: 0, maximum: 604_800 }),
+  delete_message_days: int({ minimum: 0, maximum: 7 }),
   reason: str({ maxLength: REASON_MAX_LENGTH }),
 });
 /** Validated BanCreateSchema body. */
 export interface BanCreateBody {
-  delete_message_seconds?: string | number;
-  delete_message_days?: string | number;
+  delete_message_seconds?: number;
+  delete_message_days?: number;
   reason?: string;
 }
 

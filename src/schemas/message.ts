@@ -1,13 +1,6 @@
 import { arr, bool, exactly, int, obj, oneOfTypes, snowflake, str, type JsonSchema } from './builders.js';
 import { MessageComponents } from './component.js';
-import {
-  MAX_ALLOWED_MENTIONS,
-  MAX_ATTACHMENTS,
-  MAX_EMBEDS,
-  MAX_STICKERS,
-  URL_MAX_LENGTH,
-  SNOWFLAKE_MAX_LENGTH,
-} from './discordLimits.js';
+import { MAX_ALLOWED_MENTIONS, MAX_ATTACHMENTS, MAX_EMBEDS, MAX_STICKERS, URL_MAX_LENGTH } from './discordLimits.js';
 import { Embed } from './embed.js';
 
 /** Bulk delete: the Channel actor answers Discord's 50016 outside 2..100; this only stops a huge list early. */
@@ -15,14 +8,15 @@ const BULK_DELETE_HARD_CAP = 200;
 
 /**
  * Fields shared by MessageCreateSchema and MessageEditSchema. Beyond the spec, as on Discord: content at most 2000,
- * at most 10 embeds, nonce a string (at most 25) or an integer, flags and attachment ids also as integers.
+ * at most 10 embeds, nonce a string (at most 25) or an integer (null: none, as Discord4J sends), flags an integer
+ * (a numeric string too) and attachment ids snowflakes (discord.js numbers new uploads "0", "1", ...).
  */
 const messageFields: Record<string, JsonSchema> = {
   content: str({ maxLength: 2000 }),
   nonce: oneOfTypes(['string', 'integer'], { maxLength: 25 }),
   channel_id: snowflake(),
   tts: bool(),
-  flags: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
+  flags: int(),
   embeds: arr(Embed, { maxItems: MAX_EMBEDS }),
   embed: Embed,
   allowed_mentions: obj({
@@ -46,7 +40,7 @@ const messageFields: Record<string, JsonSchema> = {
   attachments: arr(
     obj(
       {
-        id: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
+        id: snowflake(),
         filename: str({ maxLength: 1024 }),
         description: str({ maxLength: 1024 }),
       },
@@ -67,14 +61,14 @@ export interface MessageEditBody {
   nonce?: string | number;
   channel_id?: string;
   tts?: boolean;
-  flags?: string | number;
+  flags?: number;
   embeds?: Embed[];
   embed?: Embed;
   allowed_mentions?: { parse?: string[]; roles?: string[]; users?: string[]; replied_user?: boolean };
   message_reference?: { message_id: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
   payload_json?: string;
   file?: { filename: string };
-  attachments?: { id: string | number; filename?: string; description?: string }[];
+  attachments?: { id: string; filename?: string; description?: string }[];
   sticker_ids?: string[];
   mobile_network_type?: string;
   components?: unknown[];

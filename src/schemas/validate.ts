@@ -3,16 +3,21 @@ import formatsPlugin from 'ajv-formats';
 import { ValidationError } from '../domain/errors.js';
 import { formErrors } from './formErrors.js';
 import { schemas, type SchemaName } from './index.js';
+import { addWireKeywords } from './wireForms.js';
 
 /**
  * The one ajv instance: every error is collected (allErrors), `verbose` keeps each failing schema for exact length
- * messages. Types are never coerced nor defaults filled, but properties a schema does not name are removed
- * (`removeAdditional` with obj()'s `additionalProperties: false`): a body reaches an actor with known fields only.
- * Work and errors stay bounded: arrays and maps are checked item by item only within their size limit (see arr()),
- * and formErrors reports at most MAX_FIELD_ERRORS fields.
+ * messages. No defaults are filled and ajv coerces no type; only the wire keywords (wireForms.ts) convert, and only
+ * what Discord itself accepts: snowflakes and permission masks given as JSON integers become decimal strings,
+ * numeric strings in integer and number fields become numbers, null in a non-nullable field becomes absent. So a
+ * body reaches an actor in one canonical shape, and with known fields only: properties a schema does not name are
+ * removed (`removeAdditional` with obj()'s `additionalProperties: false`). Work and errors stay bounded: arrays and
+ * maps are checked item by item only within their size limit (see arr()), and formErrors reports at most
+ * MAX_FIELD_ERRORS fields.
  */
 // removeAdditional is safe here because no schema uses anyOf/oneOf, where a failing branch would strip
-// properties a passing one needs; the only conditional is arr()'s and mapOf()'s size check (`if` on a count).
+// properties a passing one needs; the only conditional is arr()'s and mapOf()'s size check (`if` on a count),
+// and the only allOf holds a wire value's bounds (never an object).
 const ajv = new Ajv({
   allErrors: true,
   strict: false,
@@ -21,6 +26,7 @@ const ajv = new Ajv({
   useDefaults: false,
   removeAdditional: true,
 });
+addWireKeywords(ajv);
 // ajv-formats is CommonJS: under NodeNext the default import is module.exports, whose `default` is the plugin.
 formatsPlugin.default(ajv, ['email', 'date-time']);
 

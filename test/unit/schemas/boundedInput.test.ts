@@ -46,8 +46,8 @@ describe('bounded input', () => {
     });
 
     it('checks the items of an array within its limit, naming each bad one', () => {
-      assert.deepEqual(expectInvalid('MessageCreateSchema', { sticker_ids: ['1', 2] }), {
-        sticker_ids: { '1': { _errors: [{ code: 'BASE_TYPE_STRING', message: 'Must be a string.' }] } },
+      assert.deepEqual(expectInvalid('MessageCreateSchema', { sticker_ids: ['1', 2.5] }), {
+        sticker_ids: { '1': { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "2.5" is not snowflake.' }] } },
       });
     });
 

@@ -57,22 +57,28 @@ describe('schema fields', () => {
       });
     });
 
-    it('reject null elsewhere', () => {
+    it('take null elsewhere as absent, and still reject a value of the wrong type', () => {
+      const body = { bio: null, username: 'alice' };
+      expectValid('UserModifySchema', body);
+      assert.deepEqual(body, { username: 'alice' });
       assert.deepEqual(
-        expectInvalid('UserModifySchema', { bio: null }),
+        expectInvalid('UserModifySchema', { bio: 5 }),
         leafTree('bio', 'BASE_TYPE_STRING', 'Must be a string.'),
       );
     });
   });
 
   describe('integer and number fields', () => {
-    it('rejects a fraction or a numeric string for an integer', () => {
+    it('rejects a fraction or a non-numeric string for an integer, and takes a numeric string as its number', () => {
       assert.deepEqual(expectInvalid('UserProfileModifySchema', { theme_colors: [1.5, 2] }), {
         theme_colors: { '0': { _errors: [NOT_INT('1.5')] } },
       });
-      assert.deepEqual(expectInvalid('ChannelModifySchema', { position: '1' }), {
-        position: { _errors: [NOT_INT('1')] },
+      assert.deepEqual(expectInvalid('ChannelModifySchema', { position: 'one' }), {
+        position: { _errors: [NOT_INT('one')] },
       });
+      const body = { position: '1' };
+      expectValid('ChannelModifySchema', body);
+      assert.deepEqual(body, { position: 1 });
     });
 
     it('accepts a fraction where the spec says number', () => {
@@ -151,7 +157,7 @@ describe('schema fields', () => {
       expectValid('ApplicationCreateSchema', { name: 'bot', team_id: 1 });
       assert.deepEqual(
         expectInvalid('ApplicationCreateSchema', { name: 'bot', team_id: true }),
-        leafTree('team_id', 'BASE_TYPE_STRING', 'Must be a string or integer.'),
+        leafTree('team_id', 'NUMBER_TYPE_COERCE', 'Value "true" is not snowflake.'),
       );
     });
   });

@@ -18,6 +18,8 @@ const s = (length: number): string => 'x'.repeat(length);
 const BAD = 'BASE_TYPE_BAD_LENGTH';
 const MAX = 'BASE_TYPE_MAX_LENGTH';
 const readState = { channel_id: '1', message_id: '2', read_state_type: 0 };
+/** Every permission bit up to the highest known one (52); one more is a bit Discord refuses. */
+const [ALL_BITS, BEYOND] = [String((1n << 53n) - 1n), String(1n << 53n)];
 
 const SPEC_LIMITS: readonly LimitCase[] = [
   {
@@ -261,15 +263,16 @@ const DISCORD_LIMITS: readonly LimitCase[] = [
       ['ChannelPermissionOverwriteSchema', (allow: unknown) => ({ id: '1', type: 0, allow, deny: '0' }), 'allow'],
     ] as const
   ).map(([schema, body, path]): LimitCase => ({
-    title: `${schema}.${path} is a decimal string of 1..20 digits`,
+    title: `${schema}.${path} is a decimal string or an integer of the known permission bits`,
     schema,
     body,
     path,
-    accept: ['0', '9'.repeat(20)],
+    accept: ['0', 8, ALL_BITS],
     reject: [
-      { value: '', code: 'STRING_TYPE_REGEX', message: 'String value did not match validation regex.' },
-      { value: '9'.repeat(21), code: 'STRING_TYPE_REGEX', message: 'String value did not match validation regex.' },
-      { value: '0x10', code: 'STRING_TYPE_REGEX', message: 'String value did not match validation regex.' },
+      { value: '', code: 'NUMBER_TYPE_COERCE', message: 'Value "" is not int.' },
+      { value: '9'.repeat(21), code: 'NUMBER_TYPE_COERCE', message: `Value "${'9'.repeat(21)}" is not int.` },
+      { value: '0x10', code: 'NUMBER_TYPE_COERCE', message: 'Value "0x10" is not int.' },
+      { value: BEYOND, code: 'NUMBER_TYPE_MAX', message: `int value should be less than or equal to ${ALL_BITS}.` },
     ],
   })),
 ];

@@ -4,6 +4,7 @@ import formatsPlugin from 'ajv-formats';
 import { ValidationError } from '../../../src/domain/errors.js';
 import { schemas, type RegisterBody, type SchemaName } from '../../../src/schemas/index.js';
 import { validate, validatorFor } from '../../../src/schemas/validate.js';
+import { addWireKeywords } from '../../../src/schemas/wireForms.js';
 import { expectInvalid, leafTree } from './expectInvalid.js';
 
 const NAMES = Object.keys(schemas) as SchemaName[];
@@ -18,6 +19,7 @@ describe('validate', () => {
 
     it('uses only keywords and formats a strict ajv knows (no typos such as maxlength)', () => {
       const strict = new Ajv({ strict: true, allowUnionTypes: true });
+      addWireKeywords(strict);
       formatsPlugin.default(strict, ['email', 'date-time']);
       for (const name of NAMES) assert.doesNotThrow(() => strict.compile(schemas[name]), name);
     });
@@ -41,12 +43,17 @@ describe('validate', () => {
       assert.equal(typed.username, 'alice');
     });
 
-    it('neither coerces types nor fills defaults', () => {
-      const body = { days: 7 };
-      assert.deepEqual(validate('PruneSchema', body), { days: 7 });
+    it('fills no defaults and converts only what Discord does (a numeric string of an integer field)', () => {
+      assert.deepEqual(validate('PruneSchema', { days: 7 }), { days: 7 });
+      assert.deepEqual(validate('PruneSchema', { days: '7' }), { days: 7 });
+      assert.deepEqual(validate('PruneSchema', { days: 7, compute_prune_count: null }), { days: 7 });
       assert.deepEqual(
-        expectInvalid('PruneSchema', { days: '7' }),
-        leafTree('days', 'NUMBER_TYPE_COERCE', 'Value "7" is not int.'),
+        expectInvalid('PruneSchema', { days: true }),
+        leafTree('days', 'NUMBER_TYPE_COERCE', 'Value "true" is not int.'),
+      );
+      assert.deepEqual(
+        expectInvalid('PruneSchema', { days: 7, compute_prune_count: 'true' }),
+        leafTree('compute_prune_count', 'BASE_TYPE_BOOLEAN', 'Must be either true or false.'),
       );
     });
   });
