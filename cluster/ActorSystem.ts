@@ -5,6 +5,7 @@ import type { DispatchEvent } from '../proto/gen/chorus/v1/common.js';
 import { ServiceUnavailableError, toAppError, WrongOwnerError } from '../src/domain/errors.js';
 import type { Logger } from '../src/domain/Logger.js';
 import { withTimeLimit } from '../src/domain/timeLimit.js';
+import { NOT_RUN, tellHere } from './localTells.js';
 import { RemoteRedelivery } from './RemoteRedelivery.js';
 import type { HashRing } from './ring/HashRing.js';
 import { SessionDelivery } from './SessionDelivery.js';
@@ -145,10 +146,24 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     return this.#local().ask(kind, key, command);
   }
 
-  /** Serves a one-way message from another node; throws WrongOwnerError when this node does not own the actor. */
-  tellLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
+  /**
+   * Serves a one-way message from another node; throws WrongOwnerError when this node does not own
+   * the actor. Settles once the actor ran it: rejected only when it was not run (moved, overloaded,
+   * unavailable), so the sender re-sends; an error of the turn itself is the actor's answer.
+   */
+  tellLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<void> {
     this.#assertOwner(kind, key);
-    this.#local().tell(kind, key, command);
+    return this.#local()
+      .ask(kind, key, command)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const appError = toAppError(error);
+          if (NOT_RUN.has(appError.kind)) throw appError;
+          if (appError.kind === 'internal')
+            this.log.error('actor_tell_failed', { actor: `${kind}:${key}`, err: error });
+        },
+      );
   }
 
   tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
@@ -159,7 +174,13 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   #tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, moves: number): void {
     const owner = this.ownerOf(kind, key);
     try {
-      if (owner === this.nodeId) this.#local().tell(kind, key, command);
+      if (owner === this.nodeId && this.#redelivery) {
+        const run = (): Promise<unknown> => this.#local().ask(kind, key, command);
+        const resend = (next: number): void => {
+          this.#tell(kind, key, command, next);
+        };
+        tellHere(run, resend, moves, `${kind}:${key}`, this.log);
+      } else if (owner === this.nodeId) this.#local().tell(kind, key, command);
       else if (this.#redelivery) {
         const remote = this.#remote();
         this.#redelivery.send(
@@ -194,7 +215,7 @@ export class ActorSystem implements ActorMessenger, LocalNode {
       group.push(sessionId);
     }
     for (const [node, group] of byNode) {
-      if (node === this.nodeId) this.deliverFanOut(group, event, source);
+      if (node === this.nodeId) void this.deliverFanOut(group, event, source);
       else if (this.#redelivery) {
         const remote = this.#remote();
         this.#redelivery.send(
@@ -229,9 +250,9 @@ export class ActorSystem implements ActorMessenger, LocalNode {
    * inactive session is activated from the SessionStore; one the store does not know is dropped and
    * `source` is told to forget it (SessionDelivery).
    */
-  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent, source = ''): void {
+  deliverFanOut(sessionIds: readonly string[], event: DispatchEvent, source = ''): Promise<void> {
     if (!this.#sessions) throw new Error('ActorSystem has no host bound');
-    this.#sessions.deliver(sessionIds, event, source);
+    return this.#sessions.deliver(sessionIds, event, source);
   }
 
   pushFrames(nodeId: string, socketId: string, frames: readonly string[], closeCode = 0): void {

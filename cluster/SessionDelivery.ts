@@ -26,6 +26,8 @@ interface Activating {
   readonly sources: Set<string>;
   readonly since: number;
   attempts: number;
+  /** Batches waiting for the activation's outcome (their senders acknowledge once it is known). */
+  readonly settled: (() => void)[];
 }
 
 /** How long an activation that fails for a passing reason (a lapsing lease) is retried. */
@@ -34,6 +36,11 @@ const RETRY_FOR_MS = 15_000;
 const MAX_HELD = 10_000;
 
 const dispatch = (event: DispatchEvent): SessionCommand => ({ command: { $case: 'dispatch', dispatch: event } });
+
+/** The batches waiting on an activation learn its outcome. */
+function settle(activating: Activating): void {
+  for (const resolve of activating.settled.splice(0)) resolve();
+}
 
 /**
  * Hands fan-out batches to the Session actors of this node (DESIGN §4 step 4, §8.5). An active session
@@ -49,10 +56,15 @@ export class SessionDelivery {
 
   constructor(private readonly deps: SessionDeliveryDeps) {}
 
-  /** Delivers one event to sessions hosted here. */
-  deliver(sessionIds: readonly string[], event: DispatchEvent, source: string): void {
+  /**
+   * Delivers one event to sessions hosted here. Settles (never rejects) once every session took it:
+   * journaled it, or it was re-routed, or the session was found gone or invalidated. A remote sender
+   * acknowledges the batch only then, so a node that dies with the event queued loses nothing.
+   */
+  deliver(sessionIds: readonly string[], event: DispatchEvent, source: string): Promise<void> {
     const { host } = this.deps;
     const command = dispatch(event); // one command object for the whole batch
+    const taken: Promise<void>[] = [];
     for (const sessionId of sessionIds) {
       const waiting = this.#activating.get(sessionId);
       if (waiting) {
@@ -60,16 +72,25 @@ export class SessionDelivery {
         else {
           waiting.events.push(event);
           if (source) waiting.sources.add(source);
+          taken.push(new Promise((resolve) => waiting.settled.push(resolve)));
         }
       } else if (host.isActive(ActorKind.Session, sessionId)) {
-        this.#tell(sessionId, command);
+        taken.push(this.#tell(sessionId, event, command, source));
       } else {
-        const activating: Activating = { events: [event], sources: new Set(), since: Date.now(), attempts: 0 };
+        const activating: Activating = {
+          events: [event],
+          sources: new Set(),
+          since: Date.now(),
+          attempts: 0,
+          settled: [],
+        };
         if (source) activating.sources.add(source);
+        taken.push(new Promise((resolve) => activating.settled.push(resolve)));
         this.#activating.set(sessionId, activating);
         this.#activate(sessionId, activating);
       }
     }
+    return Promise.all(taken).then(() => undefined);
   }
 
   /** Sessions with events held while they activate (for health and tests). */
@@ -77,13 +98,22 @@ export class SessionDelivery {
     return this.#activating.size;
   }
 
-  #tell(sessionId: string, command: SessionCommand): void {
-    try {
-      this.deps.host.tell(ActorKind.Session, sessionId, command);
-    } catch (error) {
-      if (toAppError(error).kind === 'overloaded') this.#invalidate(sessionId, 'mailbox full');
-      else this.deps.log.warn('session_dispatch_dropped', { session: sessionId, err: toAppError(error).message });
-    }
+  /**
+   * One event to an active session, as an ask so its outcome is known: a session evicted before it
+   * journaled the event (its lease was lost) has it re-routed to its owner under the current view.
+   */
+  #tell(sessionId: string, event: DispatchEvent, command: SessionCommand, source: string): Promise<void> {
+    return this.deps.host.ask(ActorKind.Session, sessionId, command).then(
+      () => undefined,
+      (error: unknown) => {
+        const err = toAppError(error);
+        if (err.kind === 'overloaded') this.#invalidate(sessionId, 'mailbox full');
+        else if (err.kind === 'moved' || err.kind === 'unavailable') this.deps.reroute(sessionId, event, source);
+        else if (err.kind !== 'not_found') {
+          this.deps.log.warn('session_dispatch_dropped', { session: sessionId, err: err.message });
+        }
+      },
+    );
   }
 
   /** The first held event activates the session through an ask, so its outcome is known here. */
@@ -91,6 +121,7 @@ export class SessionDelivery {
     const first = activating.events[0];
     if (!first) {
       this.#activating.delete(sessionId);
+      settle(activating);
       return;
     }
     this.deps.host.ask(ActorKind.Session, sessionId, dispatch(first)).then(
@@ -98,7 +129,11 @@ export class SessionDelivery {
         if (this.#activating.get(sessionId) !== activating) return; // given up meanwhile
         activating.events.shift();
         this.#activating.delete(sessionId);
-        for (const event of activating.events) this.#tell(sessionId, dispatch(event));
+        const [source = ''] = activating.sources;
+        const told = activating.events.map((event) => this.#tell(sessionId, event, dispatch(event), source));
+        void Promise.all(told).then(() => {
+          settle(activating);
+        });
       },
       (error: unknown) => {
         this.#failed(sessionId, activating, error);
@@ -113,6 +148,7 @@ export class SessionDelivery {
       // Ended, expired or never identified: whoever fanned out to it holds a stale subscription.
       this.#activating.delete(sessionId);
       for (const source of activating.sources) this.deps.forget(source, [sessionId]);
+      settle(activating);
       return;
     }
     const passing = err.kind === 'moved' || err.kind === 'unavailable';
@@ -136,11 +172,13 @@ export class SessionDelivery {
     this.#activating.delete(sessionId);
     const [source = ''] = activating.sources;
     for (const event of activating.events) this.deps.reroute(sessionId, event, source);
+    settle(activating);
   }
 
   /** The events cannot be delivered: the session must not go on as if it had them. */
   #giveUp(sessionId: string, activating: Activating, reason: string): void {
     this.#activating.delete(sessionId);
+    settle(activating);
     this.deps.log.warn('session_dispatch_dropped', {
       session: sessionId,
       events: activating.events.length,

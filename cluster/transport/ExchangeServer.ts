@@ -11,7 +11,7 @@ const FLUSH_AT_RESULTS = 100;
 
 /**
  * Serves one Exchange stream: each Call of a CallBatch is handled exactly like a unary Deliver,
- * Tell (serveCall) or FanOut (serveFanOut, acknowledged with an empty Result), and the Results produced during one turn of the event loop go back as one
+ * Tell (serveCall) or FanOut (serveFanOut, acknowledged with an empty Result once it ran), and the Results produced during one turn of the event loop go back as one
  * ResultBatch. A call whose deadline already passed is skipped (its caller gave up; nobody waits for
  * the work). Failures travel in-band as errorCodec's payload, so the caller rebuilds the same class.
  * When the caller ends its side, the stream is ended once the asks in flight have answered.
@@ -57,21 +57,18 @@ export function serveExchange(
     if (deadline > 0 && deadline < Date.now()) return;
     let reply;
     try {
-      if (body?.$case === 'fanOut') serveFanOut(node, body.fanOut);
+      if (body?.$case === 'fanOut') reply = serveFanOut(node, body.fanOut);
       else reply = serveCall(node, envelope ?? Envelope.fromPartial({}), oneWay);
     } catch (error) {
       fail(id, error, actor);
-      return;
-    }
-    if (!reply) {
-      answer({ id });
       return;
     }
     inFlight += 1;
     reply.then(
       (value) => {
         inFlight -= 1;
-        answer({ id, outcome: { $case: 'reply', reply: value } });
+        // A tell or a batch is acknowledged (no outcome) once it ran; an ask carries its reply.
+        answer(value === undefined ? { id } : { id, outcome: { $case: 'reply', reply: value } });
       },
       (error: unknown) => {
         inFlight -= 1;

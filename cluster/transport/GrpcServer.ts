@@ -125,12 +125,21 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
     tell(call: ServerUnaryCall<Envelope, Empty>, callback: sendUnaryData<Empty>): void {
       const node = nodeFor(callback, 'tell');
       if (!node) return;
+      let ran;
       try {
-        serveCall(node, call.request, true);
-        callback(null, EMPTY);
+        ran = serveCall(node, call.request, true);
       } catch (error) {
         fail(callback, 'tell', error, call.request.actorId);
+        return;
       }
+      ran.then(
+        () => {
+          callback(null, EMPTY);
+        },
+        (error: unknown) => {
+          fail(callback, 'tell', error, call.request.actorId);
+        },
+      );
     },
 
     exchange(call: ServerDuplexStream<CallBatch, ResultBatch>): void {
@@ -140,12 +149,21 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
     fanOut(call: ServerUnaryCall<SessionBatch, Empty>, callback: sendUnaryData<Empty>): void {
       const node = nodeFor(callback, 'fanOut');
       if (!node) return;
+      let taken;
       try {
-        serveFanOut(node, call.request);
-        callback(null, EMPTY);
+        taken = serveFanOut(node, call.request);
       } catch (error) {
         fail(callback, 'fanOut', error);
+        return;
       }
+      taken.then(
+        () => {
+          callback(null, EMPTY);
+        },
+        (error: unknown) => {
+          fail(callback, 'fanOut', error);
+        },
+      );
     },
 
     pushFrames(call: ServerReadableStream<EdgeFramesBatch, Empty>, callback: sendUnaryData<Empty>): void {

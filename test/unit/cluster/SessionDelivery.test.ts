@@ -28,6 +28,8 @@ class FakeHost implements SessionHost {
   readonly evicted: string[] = [];
   readonly events = new EventEmitter();
   full = new Set<string>();
+  /** Active sessions evicted before they run what they are sent (their lease was lost). */
+  evicting = new Set<string>();
 
   isActive(_kind: ActorKind, key: string): boolean {
     return this.active.has(key);
@@ -36,7 +38,17 @@ class FakeHost implements SessionHost {
     if (this.full.has(key) && numberOf(command) !== 'invalidate') throw new ActorOverloadedError();
     this.told.push({ key, what: numberOf(command) });
   }
-  ask<K extends ActorKind>(_kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
+  ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
+    if (this.evicting.has(key)) return Promise.reject(new WrongOwnerError(`session:${key} is no longer owned`));
+    if (this.active.has(key)) {
+      // An active session runs the event at once (the test settles activations only).
+      try {
+        this.tell(kind, key, command);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      return Promise.resolve({ reply: { $case: 'empty', empty: {} } } as ReplyOf<K>);
+    }
     return new Promise((resolve, reject) => {
       this.asked.push({
         key,
@@ -79,7 +91,7 @@ describe('SessionDelivery', () => {
   it('tells an active session at once', () => {
     const host = new FakeHost();
     host.active.add('s1');
-    delivery(host).sessions.deliver(['s1'], event(1), 'guild:1');
+    void delivery(host).sessions.deliver(['s1'], event(1), 'guild:1');
     assert.deepEqual(host.told, [{ key: 's1', what: 1 }]);
     assert.equal(host.asked.length, 0);
   });
@@ -87,7 +99,7 @@ describe('SessionDelivery', () => {
   it('activates an inactive session with its first event and holds the later ones until it is through', async () => {
     const host = new FakeHost();
     const { sessions } = delivery(host);
-    for (const n of [1, 2, 3]) sessions.deliver(['s1'], event(n), 'guild:1');
+    for (const n of [1, 2, 3]) void sessions.deliver(['s1'], event(n), 'guild:1');
     assert.deepEqual(
       host.asked.map((ask) => numberOf(ask.command)),
       [1],
@@ -95,7 +107,7 @@ describe('SessionDelivery', () => {
     assert.equal(host.told.length, 0);
     host.asked[0]?.resolve();
     await settled();
-    sessions.deliver(['s1'], event(4), 'guild:1');
+    void sessions.deliver(['s1'], event(4), 'guild:1');
     assert.deepEqual(
       host.told.map((told) => told.what),
       [2, 3, 4],
@@ -106,8 +118,8 @@ describe('SessionDelivery', () => {
   it('drops the events of a session the store does not know and tells every source to forget it', async () => {
     const host = new FakeHost();
     const { sessions, forgotten } = delivery(host);
-    sessions.deliver(['gone'], event(1), 'guild:1');
-    sessions.deliver(['gone'], event(2), 'user:7');
+    void sessions.deliver(['gone'], event(1), 'guild:1');
+    void sessions.deliver(['gone'], event(2), 'user:7');
     host.asked[0]?.reject(new UnknownEntityError('session'));
     await settled();
     assert.deepEqual(forgotten, [
@@ -120,10 +132,10 @@ describe('SessionDelivery', () => {
   it('retries an activation refused while the dead owner’s lease lives, keeping the order', async () => {
     const host = new FakeHost();
     const { sessions } = delivery(host);
-    sessions.deliver(['s1'], event(1), 'guild:1');
+    void sessions.deliver(['s1'], event(1), 'guild:1');
     host.asked[0]?.reject(new WrongOwnerError('session:s1 is active on another node'));
     const retried = once(host.events, 'ask');
-    sessions.deliver(['s1'], event(2), 'guild:1');
+    void sessions.deliver(['s1'], event(2), 'guild:1');
     await retried;
     assert.deepEqual(
       host.asked.map((ask) => numberOf(ask.command)),
@@ -141,8 +153,8 @@ describe('SessionDelivery', () => {
     const host = new FakeHost();
     let owned = true;
     const { sessions, rerouted } = delivery(host, () => owned);
-    sessions.deliver(['s1'], event(1), 'guild:1');
-    sessions.deliver(['s1'], event(2), 'guild:1');
+    void sessions.deliver(['s1'], event(1), 'guild:1');
+    void sessions.deliver(['s1'], event(2), 'guild:1');
     owned = false;
     const forwarded = once(host.events, 'rerouted');
     host.asked[0]?.reject(new WrongOwnerError('moved'));
@@ -153,11 +165,11 @@ describe('SessionDelivery', () => {
     ]);
   });
 
-  it('invalidates a session whose mailbox is full instead of dropping the event silently', () => {
+  it('invalidates a session whose mailbox is full instead of dropping the event silently', async () => {
     const host = new FakeHost();
     host.active.add('s1');
     host.full.add('s1');
-    delivery(host).sessions.deliver(['s1'], event(1), 'guild:1');
+    await delivery(host).sessions.deliver(['s1'], event(1), 'guild:1');
     assert.deepEqual(host.evicted, ['s1']);
     assert.deepEqual(host.told, [{ key: 's1', what: 'invalidate' }]);
   });
@@ -165,8 +177,30 @@ describe('SessionDelivery', () => {
   it('invalidates a session that piles up more held events than a mailbox holds', () => {
     const host = new FakeHost();
     const { sessions } = delivery(host);
-    for (let n = 0; n <= 10_000; n += 1) sessions.deliver(['s1'], event(n), 'guild:1');
+    for (let n = 0; n <= 10_000; n += 1) void sessions.deliver(['s1'], event(n), 'guild:1');
     assert.deepEqual(host.evicted, ['s1']);
     assert.deepEqual(host.told, [{ key: 's1', what: 'invalidate' }]);
+  });
+
+  it('settles a batch only once the activating session ran its event', async () => {
+    const host = new FakeHost();
+    let settled = false;
+    const taking = delivery(host)
+      .sessions.deliver(['s1'], event(1), 'guild:1')
+      .then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'the sender does not get its acknowledgement while the event only waits');
+    host.asked[0]?.resolve();
+    await taking;
+    assert.equal(settled, true);
+  });
+
+  it('re-routes an event whose active session was evicted before running it', async () => {
+    const host = new FakeHost();
+    host.active.add('s1');
+    host.evicting.add('s1');
+    const { sessions, rerouted } = delivery(host);
+    await sessions.deliver(['s1'], event(7), 'guild:1');
+    assert.deepEqual(rerouted, [['s1', 7, 'guild:1']]);
   });
 });
