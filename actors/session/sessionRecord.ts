@@ -1,4 +1,5 @@
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import type { Identify } from '../../proto/gen/chorus/v1/session.js';
 import type { SessionRecord, SessionSocket } from '../runtime/ports/sessionStore.js';
 
 /** Who the session belongs to and what it asked for, fixed at Identify. */
@@ -10,6 +11,21 @@ export interface Identity {
   readonly intentsText: string;
   readonly shardId: number;
   readonly shardCount: number;
+  /** Identify `capabilities` (user clients; 0 for bots and clients that sent none). */
+  readonly capabilities: number;
+}
+
+/** The identity an Identify gives the authenticated `caller` (capabilities are for user clients only). */
+export function identityAt(caller: Caller, identify: Identify): Identity {
+  return {
+    userId: caller.userId,
+    caller,
+    intents: Number(identify.intents),
+    intentsText: identify.intents,
+    shardId: identify.shardId,
+    shardCount: identify.shardCount,
+    capabilities: caller.bot ? 0 : identify.capabilities,
+  };
 }
 
 /** The parts of a session's state that change after Identify. */
@@ -32,6 +48,7 @@ export function sessionRecord(identity: Identity, progress: SessionProgress): Se
     intents: identity.intentsText,
     shardId: identity.shardId,
     shardCount: identity.shardCount,
+    capabilities: identity.capabilities,
     guildIds: [...progress.guildIds],
     status: progress.status,
     seq: progress.seq,
@@ -51,5 +68,6 @@ export function identityOf(record: SessionRecord): Identity {
     intentsText: record.intents,
     shardId: record.shardId,
     shardCount: record.shardCount,
+    capabilities: record.capabilities,
   };
 }

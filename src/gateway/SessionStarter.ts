@@ -54,11 +54,11 @@ export class SessionStarter {
       if (!isOpen() || (caller.bot && !(await this.#admit(caller.userId, request)))) return 'refused';
       // Checked again right before the ask: a close after it sends its detach behind this Identify.
       if (!isOpen()) return 'refused';
-      const { token, intents, shardId, shardCount, propertiesJson, presenceJson } = request.fields;
-      const identify = { token, intents, shardId, shardCount, propertiesJson, presenceJson, version: request.version };
+      const { token, intents, shardId, shardCount, propertiesJson, presenceJson, capabilities } = request.fields;
+      const identify = { token, intents, shardId, shardCount, propertiesJson, presenceJson, capabilities };
       const socket = { nodeId: system.nodeId, socketId: request.socketId };
       await system.ask(ActorKind.Session, request.sessionId, {
-        command: { $case: 'identify', identify: { ...identify, socket } },
+        command: { $case: 'identify', identify: { ...identify, version: request.version, socket } },
       });
       return 'started';
     } catch (error) {

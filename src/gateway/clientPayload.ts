@@ -51,6 +51,8 @@ export interface IdentifyFields {
   readonly presenceJson: string;
   /** Identify `compress: true`: per-payload zlib compression. */
   readonly compress: boolean;
+  /** Identify `capabilities` (user clients): the shape of READY they read; 0 when absent. */
+  readonly capabilities: number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -93,6 +95,7 @@ export function parseIdentify(d: unknown): IdentifyFields | Refusal {
     propertiesJson: JSON.stringify(body.properties),
     presenceJson: isObject(presence) ? JSON.stringify(presence) : '',
     compress: body.compress === true,
+    capabilities: body.capabilities ?? 0,
   };
 }
 

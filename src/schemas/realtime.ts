@@ -101,6 +101,8 @@ export interface ActivityBody {
 const PROPERTY_STRINGS = [
   'os',
   'os_atch',
+  'os_arch',
+  'app_arch',
   'browser',
   'device',
   '$os',
@@ -109,47 +111,74 @@ const PROPERTY_STRINGS = [
   'browser_user_agent',
   'browser_version',
   'os_version',
+  'system_locale',
   'referrer',
   'referring_domain',
   'referrer_current',
   'referring_domain_current',
+  'search_engine',
+  'search_engine_current',
   'client_event_source',
   'client_version',
-  'system_locale',
+  'client_app_state',
+  'client_launch_id',
+  'client_heartbeat_session_id',
+  'distro',
+  'window_manager',
 ] as const;
 
-/** Client self-description strings (a browser user agent is the longest). */
+/** Longest informational property (a browser user agent is the longest a client sends). */
+const PROPERTY_MAX_LENGTH = 1024;
+/** Release channels are names ("stable", "canary", or "Custom" in Jank Client): short, but any string. */
+const RELEASE_CHANNEL_MAX_LENGTH = 64;
+/** A version counter or id a client reports as a number or a numeric string. */
+const counter = () => oneOfTypes(['integer', 'string', 'null'], { maxLength: SNOWFLAKE_MAX_LENGTH });
+
+/**
+ * Client self-description. Every value is informational: Discord's own clients send null for some and
+ * custom clients name their own release channel, so any bounded string (or null) is accepted, and keys
+ * not listed here are dropped rather than refused.
+ */
 const clientProperties = obj({
-  ...Object.fromEntries(PROPERTY_STRINGS.map((key) => [key, str({ maxLength: 1024 })])),
-  release_channel: choices('string', ['canary', 'dev', 'ptb', 'stable']),
-  client_build_number: int(),
+  ...Object.fromEntries(PROPERTY_STRINGS.map((key) => [key, nullable(str({ maxLength: PROPERTY_MAX_LENGTH }))])),
+  release_channel: nullable(str({ maxLength: RELEASE_CHANNEL_MAX_LENGTH })),
+  client_build_number: counter(),
+  native_build_number: counter(),
 });
+
+/** Versions of what the client has cached (Discord's client sends some as strings, -1 for "none"). */
+const CLIENT_STATE_COUNTERS = [
+  'highest_last_message_id',
+  'read_state_version',
+  'user_guild_settings_version',
+  'user_settings_version',
+  'useruser_guild_settings_version',
+  'private_channels_version',
+  'api_code_version',
+  'initial_guild_id',
+] as const;
+type ClientStateCounter = (typeof CLIENT_STATE_COUNTERS)[number];
+/** `read_state_version` → `readStateVersion`: the keys of the camelCase `clientState` variant. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+const camelCase = (key: string): string => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 const clientState = obj({
   guild_hashes: anyValue(),
   guild_versions: anyValue(),
-  highest_last_message_id: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
-  read_state_version: int(),
-  user_guild_settings_version: int(),
-  user_settings_version: int(),
-  useruser_guild_settings_version: int(),
-  private_channels_version: int(),
-  api_code_version: int(),
+  ...Object.fromEntries(CLIENT_STATE_COUNTERS.map((key) => [key, counter()])),
 });
-
 const clientStateCamel = obj({
   guildHashes: anyValue(),
   guildVersions: anyValue(),
-  highestLastMessageId: oneOfTypes(['string', 'integer'], { maxLength: SNOWFLAKE_MAX_LENGTH }),
-  readStateVersion: int(),
-  userGuildSettingsVersion: int(),
-  userSettingsVersion: int(),
-  useruserGuildSettingsVersion: int(),
-  privateChannelsVersion: int(),
-  apiCodeVersion: int(),
+  ...Object.fromEntries(CLIENT_STATE_COUNTERS.map((key) => [camelCase(key), counter()])),
 });
 
-/** Gateway op 2 Identify payload (`shard` is exactly [shard_id, shard_count]). */
+/**
+ * Gateway op 2 Identify payload (`shard` is exactly [shard_id, shard_count]). User clients add
+ * `capabilities` (a bitfield choosing READY's shape) and `client_state`; bots send `intents`.
+ */
 export const IdentifySchema = obj(
   {
     token: str({ maxLength: OPAQUE_MAX_LENGTH }),
@@ -161,42 +190,29 @@ export const IdentifySchema = obj(
     largeThreshold: int(),
     shard: exactly(2, int()),
     guild_subscriptions: bool(),
-    capabilities: int(),
+    capabilities: int({ minimum: 0, maximum: 2 ** 32 - 1 }),
     client_state: clientState,
     clientState: clientStateCamel,
     v: int(),
   },
   ['token', 'properties'],
 );
+/** A counter a client reports as a number or a numeric string. */
+type Counter = number | string | null;
 /** Identify `properties`: the client's self-description. */
-export type IdentifyPropertiesBody = { [K in (typeof PROPERTY_STRINGS)[number]]?: string } & {
-  release_channel?: 'canary' | 'dev' | 'ptb' | 'stable';
-  client_build_number?: number;
+export type IdentifyPropertiesBody = { [K in (typeof PROPERTY_STRINGS)[number]]?: string | null } & {
+  release_channel?: string | null;
+  client_build_number?: Counter;
+  native_build_number?: Counter;
 };
 /** Identify `client_state` (snake_case keys; `clientState` carries the camelCase variant). */
-export interface IdentifyClientStateBody {
-  guild_hashes?: unknown;
-  guild_versions?: unknown;
-  highest_last_message_id?: string | number;
-  read_state_version?: number;
-  user_guild_settings_version?: number;
-  user_settings_version?: number;
-  useruser_guild_settings_version?: number;
-  private_channels_version?: number;
-  api_code_version?: number;
-}
+export type IdentifyClientStateBody = { guild_hashes?: unknown; guild_versions?: unknown } & {
+  [K in ClientStateCounter]?: Counter;
+};
 /** Identify `clientState`: the camelCase variant of `client_state`. */
-export interface IdentifyClientStateCamelBody {
-  guildHashes?: unknown;
-  guildVersions?: unknown;
-  highestLastMessageId?: string | number;
-  readStateVersion?: number;
-  userGuildSettingsVersion?: number;
-  userSettingsVersion?: number;
-  useruserGuildSettingsVersion?: number;
-  privateChannelsVersion?: number;
-  apiCodeVersion?: number;
-}
+export type IdentifyClientStateCamelBody = { guildHashes?: unknown; guildVersions?: unknown } & {
+  [K in ClientStateCounter as CamelCase<K>]?: Counter;
+};
 /** Validated IdentifySchema body. */
 export interface IdentifyBody {
   token: string;

@@ -20,6 +20,7 @@ export function aSessionRecord(extra: Partial<SessionRecord> = {}): SessionRecor
     intents: '33281',
     shardId: 0,
     shardCount: 0,
+    capabilities: 16381,
     guildIds: ['4194304000000', '4194308194304'],
     status: 'online',
     seq: 1,

@@ -22,6 +22,8 @@ export interface SessionRecord {
   readonly shardId: number;
   /** 0 = unsharded. */
   readonly shardCount: number;
+  /** Identify `capabilities` of a user client (0 for bots): the shape of its READY and GUILD_CREATEs. */
+  readonly capabilities: number;
   /** Guilds the session is subscribed to. */
   readonly guildIds: readonly string[];
   /** Presence status (online, idle, ...). */

@@ -130,6 +130,8 @@ function fieldsOf(record: SessionRecord): string[] {
     String(record.shardId),
     'shard_count',
     String(record.shardCount),
+    'capabilities',
+    String(record.capabilities),
     'guild_ids',
     record.guildIds.join(','),
     'status',
@@ -164,6 +166,8 @@ function recordOf(fields: ReadonlyMap<string, string>): SessionRecord | undefine
     intents: text('intents') || '0',
     shardId: Number(text('shard_id')),
     shardCount: Number(text('shard_count')),
+    // Sessions saved before capabilities were kept get the legacy READY shape.
+    capabilities: Number(text('capabilities')) || 0,
     guildIds: text('guild_ids') ? text('guild_ids').split(',') : [],
     status: text('status') || 'online',
     seq: Number(text('seq')),

@@ -35,6 +35,7 @@ describe('clientPayload', () => {
         shard: [1, 4],
         presence: { status: 'dnd', activities: [{ name: 'x', type: 0 }] },
         compress: true,
+        capabilities: 0,
       });
       assert.deepEqual(fields, {
         token: 'abc',
@@ -44,6 +45,7 @@ describe('clientPayload', () => {
         propertiesJson: JSON.stringify(properties),
         presenceJson: '{"status":"dnd","activities":[{"name":"x","type":0}]}',
         compress: true,
+        capabilities: 0,
       });
     });
 

@@ -18,6 +18,7 @@ const identify: SessionCommand = {
       shardCount: 0,
       propertiesJson: '{}',
       presenceJson: '',
+      capabilities: 0,
       version: 10,
     },
   },

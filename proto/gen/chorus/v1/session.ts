@@ -57,6 +57,8 @@ export interface Identify {
   presenceJson: string;
   /** The gateway version the socket speaks (READY.v). */
   version: number;
+  /** User clients' Identify `capabilities` bitfield: it chooses the shape of READY and GUILD_CREATE. */
+  capabilities: number;
 }
 
 export interface IdentifyReply {
@@ -577,6 +579,7 @@ function createBaseIdentify(): Identify {
     propertiesJson: '',
     presenceJson: '',
     version: 0,
+    capabilities: 0,
   };
 }
 
@@ -605,6 +608,9 @@ export const Identify: MessageFns<Identify> = {
     }
     if (message.version !== 0) {
       writer.uint32(64).uint32(message.version);
+    }
+    if (message.capabilities !== 0) {
+      writer.uint32(72).uint32(message.capabilities);
     }
     return writer;
   },
@@ -686,6 +692,14 @@ export const Identify: MessageFns<Identify> = {
             message.version = reader.uint32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.capabilities = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -724,6 +738,7 @@ export const Identify: MessageFns<Identify> = {
           ? globalThis.String(object.presence_json)
           : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      capabilities: isSet(object.capabilities) ? globalThis.Number(object.capabilities) : 0,
     };
   },
 
@@ -753,6 +768,9 @@ export const Identify: MessageFns<Identify> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
+    if (message.capabilities !== 0) {
+      obj.capabilities = Math.round(message.capabilities);
+    }
     return obj;
   },
 
@@ -770,6 +788,7 @@ export const Identify: MessageFns<Identify> = {
     message.propertiesJson = object.propertiesJson ?? '';
     message.presenceJson = object.presenceJson ?? '';
     message.version = object.version ?? 0;
+    message.capabilities = object.capabilities ?? 0;
     return message;
   },
 };
