@@ -8,12 +8,13 @@ import { authenticate, authenticateResume, type Authenticated } from './authenti
 import { handleClientOp, type SessionPort } from './clientOps.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
-import { presenceStatus, readyPayload } from './readyPayload.js';
+import { presenceStatus, readyPayloads } from './readyPayload.js';
 import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
-import type { Identity } from './sessionRecord.js';
+import { identityAt, type Identity } from './sessionRecord.js';
 import { allowsDispatch, hasIntentBit, IntentBit, isOnShard } from './sessionFilters.js';
 import { dispatchFrame, withoutMessageContent } from './sessionFrames.js';
-import { userExtras } from './userExtras.js';
+import { NO_USER_EXTRAS, userExtras } from './userExtras.js';
+import { guildCreateJson } from './userGuild.js';
 
 /** Options of a Session actor: the gateway's resume settings plus what token checks and READY need. */
 export interface SessionOptions {
@@ -126,14 +127,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       this.ctx.stopSelf();
       throw error;
     }
-    const identity: Identity = {
-      userId: auth.caller.userId,
-      caller: auth.caller,
-      intents: Number(command.intents),
-      intentsText: command.intents,
-      shardId: command.shardId,
-      shardCount: command.shardCount,
-    };
+    const identity = identityAt(auth.caller, command);
     this.#s.identity = identity;
     this.#s.status = presenceStatus(command.presenceJson);
     this.#s.createdAt = this.ctx.clock.now();
@@ -146,7 +140,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     ]);
     const guildIds = onShard.filter((_, index) => subscribed[index] !== undefined);
     const guildJsons = subscribed.filter((json): json is string => json !== undefined);
-    const ready = readyPayload({
+    const { ready, supplemental } = readyPayloads({
       version: command.version,
       sessionId: this.ctx.key,
       resumeGatewayUrl: this.options.gatewayUrl,
@@ -157,14 +151,14 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       shard: command.shardCount > 0 ? [command.shardId, command.shardCount] : undefined,
       guildIds,
       guildJsons,
-      privateChannelsJson: extras?.privateChannelsJson ?? '[]',
-      relationshipsJson: extras?.relationshipsJson ?? '[]',
-      userSettingsJson: extras?.userSettingsJson ?? '{}',
+      ...(extras ?? NO_USER_EXTRAS),
       status: this.#s.status,
       propertiesJson: command.propertiesJson,
+      capabilities: identity.capabilities,
     });
     // READY is not replayable: a client that missed it identifies again.
     const frames = [dispatchFrame('READY', this.#s.journal.start(), ready)];
+    if (supplemental !== undefined) frames.push(this.#s.journal.record('READY_SUPPLEMENTAL', supplemental));
     if (auth.caller.bot && hasIntentBit(identity.intents, IntentBit.Guilds)) {
       for (const json of guildJsons) frames.push(this.#s.journal.record('GUILD_CREATE', json));
     }
@@ -235,7 +229,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const json = await this.#subscribe(identity, guildId);
     if (json === undefined) return;
     const guildCreate = hasIntentBit(identity.intents, IntentBit.Guilds);
-    const frames = guildCreate ? [this.#s.journal.record('GUILD_CREATE', json)] : [];
+    const frames = guildCreate ? [this.#s.journal.record('GUILD_CREATE', guildCreateJson(identity, json))] : [];
     try {
       await this.#s.persist();
     } catch (error) {

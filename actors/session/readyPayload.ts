@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readyShape } from './capabilities.js';
+import { userReady } from './userReady.js';
 
 /** What READY is made of; JSON fields arrive serialized by the actors that own them. */
 export interface ReadyInput {
@@ -22,22 +24,17 @@ export interface ReadyInput {
   /** The status the client identified with (Identify.presence.status), 'online' by default. */
   readonly status: string;
   readonly propertiesJson: string;
+  /** Identify `capabilities`: the shape of a user account's READY (ignored for bots). */
+  readonly capabilities: number;
 }
 
-interface GuildMembers {
-  members?: { user?: { id?: string } }[];
+/** READY's `d`, and READY_SUPPLEMENTAL's when the client asked for it (PRIORITIZED_READY_PAYLOAD). */
+export interface ReadyPayloads {
+  readonly ready: string;
+  readonly supplemental: string | undefined;
 }
 
-/** The user's own member object in each guild, as `merged_members` carries it (user_id instead of user). */
-function mergedMembers(guildJsons: readonly string[], userId: string): unknown[][] {
-  return guildJsons.map((json) => {
-    const own = (JSON.parse(json) as GuildMembers).members?.find((member) => member.user?.id === userId);
-    if (!own) return [];
-    const merged: Record<string, unknown> = { ...own, user_id: userId };
-    delete merged['user'];
-    return [merged];
-  });
-}
+const STATUSES: ReadonlySet<string> = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
 function clientInfo(propertiesJson: string): { client: string; os: string; version: number } {
   const properties = (propertiesJson ? JSON.parse(propertiesJson) : {}) as Record<string, unknown>;
@@ -48,9 +45,10 @@ function clientInfo(propertiesJson: string): { client: string; os: string; versi
 /**
  * READY's `d` as JSON. Bots get Discord's bot shape (`guilds` as `{id, unavailable: true}` stubs, the
  * guilds following as GUILD_CREATE); user accounts get the user-client shape with full guilds inline,
- * as Discord's and Spacebar's clients expect. Guild JSON is spliced in, not re-serialized.
+ * shaped by their Identify `capabilities` (see userReady), as Discord's, Jank Client's and Spacebar's
+ * clients read it.
  */
-export function readyPayload(input: ReadyInput): string {
+export function readyPayloads(input: ReadyInput): ReadyPayloads {
   const user = JSON.parse(input.userJson) as unknown;
   const common: Record<string, unknown> = {
     v: input.version,
@@ -59,9 +57,6 @@ export function readyPayload(input: ReadyInput): string {
     resume_gateway_url: input.resumeGatewayUrl,
     session_type: 'normal',
     auth_session_id_hash: createHash('sha256').update(input.sessionId).digest('base64url').slice(0, 43),
-    private_channels: JSON.parse(input.privateChannelsJson) as unknown,
-    relationships: JSON.parse(input.relationshipsJson) as unknown,
-    user_settings: JSON.parse(input.userSettingsJson) as unknown,
     guild_join_requests: [],
     geo_ordered_rtc_regions: [],
     presences: [],
@@ -77,16 +72,24 @@ export function readyPayload(input: ReadyInput): string {
   };
   if (input.shard) common['shard'] = [...input.shard];
   if (input.bot) {
-    common['application'] = { id: input.applicationId, flags: 0 };
-    common['guilds'] = input.guildIds.map((id) => ({ id, unavailable: true }));
-    return JSON.stringify(common);
+    Object.assign(common, {
+      private_channels: JSON.parse(input.privateChannelsJson) as unknown,
+      relationships: JSON.parse(input.relationshipsJson) as unknown,
+      user_settings: JSON.parse(input.userSettingsJson) as unknown,
+      application: { id: input.applicationId, flags: 0 },
+      guilds: input.guildIds.map((id) => ({ id, unavailable: true })),
+    });
+    return { ready: JSON.stringify(common), supplemental: undefined };
   }
-  Object.assign(common, {
-    users: [],
-    merged_members: mergedMembers(input.guildJsons, input.userId),
-    merged_presences: { guilds: input.guildJsons.map(() => []), friends: [] },
-    read_state: { entries: [], partial: false, version: 0 },
-    user_guild_settings: { entries: [], partial: false, version: 0 },
+  const { fields, supplemental } = userReady({
+    userId: input.userId,
+    shape: readyShape(input.capabilities),
+    guildJsons: input.guildJsons,
+    privateChannelsJson: input.privateChannelsJson,
+    relationshipsJson: input.relationshipsJson,
+    userSettingsJson: input.userSettingsJson,
+  });
+  Object.assign(common, fields, {
     connected_accounts: [],
     experiments: [],
     guild_experiments: [],
@@ -94,16 +97,17 @@ export function readyPayload(input: ReadyInput): string {
     friend_suggestion_count: 0,
     analytics_token: '',
     consents: { personalization: { consented: false } },
+    notification_settings: { flags: 0 },
     tutorial: null,
     api_code_version: 0,
   });
-  const head = JSON.stringify(common);
-  return `${head.slice(0, -1)},"guilds":[${input.guildJsons.join(',')}]}`;
+  return { ready: JSON.stringify(common), supplemental: supplemental && JSON.stringify(supplemental) };
 }
 
-/** The status in Identify.presence, 'online' when absent. */
+/** The status in Identify.presence, 'online' when absent or not a status. */
 export function presenceStatus(presenceJson: string): string {
   if (!presenceJson) return 'online';
   const presence = JSON.parse(presenceJson) as { status?: unknown };
-  return typeof presence.status === 'string' ? presence.status : 'online';
+  // Discord's client identifies with status "unknown" (keep the last one): a fresh session is online.
+  return typeof presence.status === 'string' && STATUSES.has(presence.status) ? presence.status : 'online';
 }

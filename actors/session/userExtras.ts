@@ -10,6 +10,13 @@ export interface UserExtras {
   readonly userSettingsJson: string;
 }
 
+/** What a bot's READY carries in their place: nothing. */
+export const NO_USER_EXTRAS: UserExtras = {
+  privateChannelsJson: '[]',
+  relationshipsJson: '[]',
+  userSettingsJson: '{}',
+};
+
 const REQUESTS = {
   listDms: (caller: Caller): UserCommand => ({ command: { $case: 'listDms', listDms: { caller } } }),
   getRelationships: (caller: Caller): UserCommand => ({

@@ -20,6 +20,7 @@ const identify = (
       shardCount: 0,
       propertiesJson: '{"os":"linux"}',
       presenceJson: '',
+      capabilities: 0,
       version: 10,
       ...extra,
     },
@@ -73,7 +74,14 @@ describe('SessionActor', () => {
         (ready?.d['guilds'] as { id: string }[]).map((guild) => guild.id),
         [GUILD_A, GUILD_B],
       );
-      assert.deepEqual(ready?.d['merged_members'], [[{ roles: [], user_id: USER }], [{ roles: [], user_id: USER }]]);
+      const own = (guildId: string): unknown => ({
+        roles: [],
+        user: { id: USER },
+        user_id: USER,
+        guild_id: guildId,
+        id: USER,
+      });
+      assert.deepEqual(ready?.d['merged_members'], [[own(GUILD_A)], [own(GUILD_B)]]);
       assert.equal(ready?.d['session_id'], ctx.key);
       assert.equal(ready?.d['resume_gateway_url'], 'ws://gw');
       assert.deepEqual(rest, []);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FrameProgress, SessionStore, StoredSession } from '../../../actors/runtime/ports/sessionStore.js';
 import { SessionActor } from '../../../actors/session/SessionActor.js';
-import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
+import type { Identify, SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
 import { ALL_INTENTS, FakeContext, token } from './FakeSessionContext.js';
@@ -19,9 +19,14 @@ const identify: SessionCommand = {
       shardCount: 0,
       propertiesJson: '{}',
       presenceJson: '',
+      capabilities: 0,
       version: 10,
     },
   },
+};
+const identifyOf = (command: SessionCommand): Identify => {
+  if (command.command?.$case !== 'identify') throw new Error('not an identify');
+  return command.command.identify;
 };
 const dispatch = (id: string): SessionCommand => ({
   command: { $case: 'dispatch', dispatch: { event: 'MESSAGE_CREATE', dataJson: `{"id":"${id}"}`, intent: 0 } },
@@ -199,6 +204,23 @@ describe('SessionActor durability', () => {
         ['RESUMED', 4],
       ],
     );
+  });
+
+  it("keeps a web client's capabilities on a new activation: a guild joined later has READY's shape", async () => {
+    const first = new FakeContext();
+    const store = new InMemorySessionStore(first.clock);
+    const dead = actorOn(first, store);
+    const v2: SessionCommand = {
+      command: { $case: 'identify', identify: { ...identifyOf(identify), capabilities: 1 << 10 } },
+    };
+    await dead.handle(v2);
+    const { ctx, session } = await takeOver(store, first.clock);
+    await session.handle(resume('s2', 1));
+    const guildId = (1_000_002n << 22n).toString();
+    await session.handle({ command: { $case: 'joinedGuild', joinedGuild: { guildId } } });
+    const created = ctx.framesTo('s2').find((frame) => frame.t === 'GUILD_CREATE');
+    assert.equal(created?.d['data_mode'], 'full');
+    assert.equal((created?.d['properties'] as { name?: string } | undefined)?.name, `g${guildId}`);
   });
 
   it('answers a dispatch for a session the store does not know with UnknownEntityError', async () => {

@@ -1,0 +1,104 @@
+import type { ReadyShape } from './capabilities.js';
+import { splitMembers, userGuild, type JsonObject } from './userGuild.js';
+import { userSettingsProto } from './userSettingsProto.js';
+
+/** What a user account's READY is made of besides the session fields, as the owning actors serialized it. */
+export interface UserReadyParts {
+  readonly userId: string;
+  readonly shape: ReadyShape;
+  /** The GUILD_CREATE payloads of the session's guilds, in READY order. */
+  readonly guildJsons: readonly string[];
+  readonly privateChannelsJson: string;
+  readonly relationshipsJson: string;
+  readonly userSettingsJson: string;
+}
+
+/** The user-only part of READY, and READY_SUPPLEMENTAL's `d` when the client asked for one. */
+export interface UserReady {
+  readonly fields: JsonObject;
+  readonly supplemental: JsonObject | undefined;
+}
+
+interface UserJson extends JsonObject {
+  id?: unknown;
+}
+
+const parse = (json: string): unknown => JSON.parse(json) as unknown;
+const objects = (value: unknown): JsonObject[] =>
+  Array.isArray(value) ? value.filter((item): item is JsonObject => typeof item === 'object' && item !== null) : [];
+/** `{version, partial, entries}` with the VERSIONED_* bit, the bare array (legacy) without it. */
+const versioned = (entries: unknown[], on: boolean): unknown =>
+  on ? { version: 0, partial: false, entries } : entries;
+
+/** Users by id in first-seen order: READY's top-level `users` (the session user is not one of them). */
+class UserList {
+  readonly #users = new Map<string, UserJson>();
+  constructor(private readonly selfId: string) {}
+  add(user: unknown): string | undefined {
+    if (typeof user !== 'object' || user === null) return undefined;
+    const id = (user as UserJson).id;
+    if (typeof id !== 'string') return undefined;
+    if (id !== this.selfId && !this.#users.has(id)) this.#users.set(id, user as UserJson);
+    return id;
+  }
+  get all(): UserJson[] {
+    return [...this.#users.values()];
+  }
+}
+
+/**
+ * READY's user-account fields shaped by the client's capabilities. DEDUPE_USER_OBJECTS adds the id
+ * references Discord's client reads (`recipient_ids`, `user_id`) while keeping the embedded objects the
+ * web clients read (Jank Client and Spacebar's client send the bit but read `recipients`, `user` and
+ * `merged_members[i][0].user`). USER_SETTINGS_PROTO adds `user_settings_proto`; the JSON `user_settings`
+ * stays, because Jank Client sends the bit yet reads `user_settings.guild_folders` and `.status`.
+ */
+export function userReady(parts: UserReadyParts): UserReady {
+  const { shape, userId } = parts;
+  const users = new UserList(userId);
+  const guilds = parts.guildJsons.map((json) => parse(json) as JsonObject);
+  const members = guilds.map((guild) => splitMembers(guild, userId));
+  // Prioritized: only the user's own member now; without DEDUPE the guilds carry their members inline.
+  const readyMembers = members.map(({ own, others }) =>
+    shape.dedupeUsers && !shape.prioritized ? [...own, ...others] : own,
+  );
+  for (const list of readyMembers) for (const member of list) users.add(member['user']);
+
+  const privateChannels = objects(parse(parts.privateChannelsJson)).map((channel) => {
+    const ids = objects(channel['recipients']).map((user) => users.add(user));
+    return shape.dedupeUsers ? { ...channel, recipient_ids: ids.filter((id) => id !== undefined) } : channel;
+  });
+  const relationships = objects(parse(parts.relationshipsJson)).map((relationship) => {
+    const id = users.add(relationship['user']);
+    return shape.dedupeUsers && id !== undefined ? { ...relationship, user_id: id } : relationship;
+  });
+  const settings = parse(parts.userSettingsJson) as JsonObject;
+
+  const fields: JsonObject = {
+    guilds: guilds.map((guild) => userGuild(guild, shape, 'ready')),
+    private_channels: privateChannels,
+    relationships,
+    users: users.all,
+    merged_members: readyMembers,
+    read_state: versioned([], shape.versionedReadStates),
+    user_guild_settings: versioned([], shape.versionedGuildSettings),
+    user_settings: settings,
+  };
+  if (shape.settingsProto) fields['user_settings_proto'] = userSettingsProto(settings);
+  if (shape.dedupeUsers) fields['merged_presences'] = { guilds: guilds.map(() => []), friends: [] };
+  if (!shape.prioritized) return { fields, supplemental: undefined };
+  const supplemental: JsonObject = {
+    guilds: guilds.map((guild) => ({
+      id: guild['id'],
+      voice_states: guild['voice_states'] ?? [],
+      activity_instances: guild['activity_instances'] ?? [],
+      embedded_activities: guild['embedded_activities'] ?? [],
+    })),
+    merged_members: members.map(({ others }) => others),
+    merged_presences: { guilds: guilds.map(() => []), friends: [] },
+    lazy_private_channels: [],
+    disclose: [],
+    game_invites: [],
+  };
+  return { fields, supplemental };
+}
