@@ -75,8 +75,8 @@ export async function redispatch(
   reason: RedispatchReason,
   rendered?: Record<string, unknown>,
 ): Promise<void> {
-  const json = { ...(rendered ?? (await scope.render([record], record.author_id))[0]) };
-  delete json['reactions'];
+  // As it was created: a new message has no reactions yet.
+  const json = { ...(rendered ?? (await scope.render([record], record.author_id))[0]), reactions: [] };
   scope.emit('MESSAGE_CREATE', messageEventJson(scope.channel, JSON.stringify(json), memberJson), 'messages');
   scope.ctx.log.info('message_redispatched', { message_id: record.id, reason });
 }

@@ -21,7 +21,7 @@ import { messageMentions } from './messageMentions.js';
 import { attachmentBlobKeys, droppedAttachments, editedAttachments } from './messageAttachments.js';
 import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
-import { isDeletableType } from './messageJson.js';
+import { forUpdateEvent, isDeletableType } from './messageJson.js';
 import { joinAround, planPage } from './pagination.js';
 
 /** Bulk delete takes 2..100 messages (Discord 50016). */
@@ -91,10 +91,7 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget, a
   record.edited_timestamp = new Date(scope.ctx.clock.now()).toISOString();
   await scope.messages.update(record);
   const [rendered] = await scope.render([record], access.userId);
-  // The event goes to everyone: reactions' `me` is per viewer, so it carries none.
-  const forEvent = { ...rendered };
-  delete forEvent['reactions'];
-  scope.emit('MESSAGE_UPDATE', eventJson(scope, JSON.stringify(forEvent), access), 'messages');
+  scope.emit('MESSAGE_UPDATE', eventJson(scope, JSON.stringify(forUpdateEvent(rendered)), access), 'messages');
   return jsonReply(JSON.stringify(rendered));
 }
 

@@ -17,7 +17,7 @@ export function isDeletableType(type: number): boolean {
 export interface MessageRendering {
   /** Public user of a mentioned id (a snapshot the channel knows, else `{id}`). */
   readonly userOf: (id: string) => PublicUser;
-  /** Reactions relative to the viewer; omitted from the JSON when empty or undefined. */
+  /** Reactions relative to the viewer; none (`[]`) when undefined. */
   readonly reactions?: readonly ReactionJson[] | undefined;
   /** The replied-to message: a record, null when it was deleted, undefined when not loaded (nested). */
   readonly referenced?: MessageRecord | null | undefined;
@@ -55,6 +55,8 @@ export function messageJson(record: MessageRecord, rendering: MessageRendering):
     pinned: record.pinned,
     mention_everyone: record.mention_everyone,
     tts: record.tts,
+    // Always an array, as Discord sends it: Jank Client reads `reactions.length` on every message.
+    reactions: rendering.reactions ?? [],
   };
   if (record.nonce !== null) json['nonce'] = record.nonce;
   if (record.webhook_id !== null) json['webhook_id'] = record.webhook_id;
@@ -68,8 +70,17 @@ export function messageJson(record: MessageRecord, rendering: MessageRendering):
         rendering.referenced === null ? null : messageJson(rendering.referenced, { userOf: rendering.userOf });
     }
   }
-  if (rendering.reactions !== undefined && rendering.reactions.length > 0) json['reactions'] = rendering.reactions;
   return json;
+}
+
+/**
+ * A rendered message as a MESSAGE_UPDATE carries it to everyone: without `reactions`, whose `me` is
+ * per viewer, so a client keeps the reactions it knows (an empty list would wipe them in Jank Client).
+ */
+export function forUpdateEvent(json: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const out = { ...json };
+  delete out['reactions'];
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@ import { can, requireCaller, requirePermission, type Access } from './channelAcc
 import { tellUser, withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { eventJson } from './messageCreate.js';
-import { messageJson, withJsonFields } from './messageJson.js';
+import { forUpdateEvent, messageJson, withJsonFields } from './messageJson.js';
 import { clampLimit } from './pagination.js';
 
 /** Pins per channel (Discord 30003). */
@@ -51,7 +51,7 @@ async function setPinned(scope: ChannelScope, request: MessageTarget, pinned: bo
   scope.pinCount = count + (pinned ? 1 : -1);
   if (pinned) scope.notePin(now);
   else if (scope.pinCount === 0) scope.notePin(null);
-  const message = JSON.stringify(messageJson(record, { userOf: (id) => scope.users.get(id) }));
+  const message = JSON.stringify(forUpdateEvent(messageJson(record, { userOf: (id) => scope.users.get(id) })));
   scope.emit('MESSAGE_UPDATE', eventJson(scope, message, access), 'messages');
   const pins = withGuildId(scope.channel, {
     channel_id: scope.channel.id,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { isDeletableType, messageJson, withJsonFields } from '../../../actors/channel/messageJson.js';
+import { forUpdateEvent, isDeletableType, messageJson, withJsonFields } from '../../../actors/channel/messageJson.js';
+import type { ReactionJson } from '../../../actors/channel/reactions.js';
 import type { MessageRecord } from '../../../actors/runtime/ports/records.js';
 
 function aMessage(overrides: Partial<MessageRecord> = {}): MessageRecord {
@@ -52,13 +53,31 @@ describe('messageJson', () => {
       pinned: false,
       mention_everyone: false,
       tts: false,
+      reactions: [],
     });
   });
 
-  it('echoes the nonce and omits empty reactions', () => {
-    const json = messageJson(aMessage({ nonce: 'n1' }), { userOf, reactions: [] });
+  it('echoes the nonce and always carries reactions as an array', () => {
+    const json = messageJson(aMessage({ nonce: 'n1' }), { userOf });
     assert.equal(json['nonce'], 'n1');
-    assert.equal('reactions' in json, false);
+    assert.deepEqual(json['reactions'], []);
+  });
+
+  it('leaves reactions out of a MESSAGE_UPDATE, whose readers keep the ones they know', () => {
+    const reactions: ReactionJson[] = [
+      {
+        emoji: { id: null, name: '👍' },
+        count: 1,
+        count_details: { burst: 0, normal: 1 },
+        me: true,
+        me_burst: false,
+        burst_colors: [],
+        burst_count: 0,
+      },
+    ];
+    const json = messageJson(aMessage(), { userOf, reactions });
+    assert.deepEqual(json['reactions'], reactions);
+    assert.equal('reactions' in forUpdateEvent(json), false);
   });
 
   it('renders a reply with its referenced message, or null when it is gone', () => {
