@@ -7,6 +7,7 @@ import { attachmentContentType, safeFilename } from './attachmentFiles.js';
 import { discardBlobs, isRefusal } from './blobResponses.js';
 import type { EdgeContext, EdgeDeps } from './EdgeDeps.js';
 import { requestFiles, type UploadedFile } from './multipart.js';
+import { originOf } from './publicOrigin.js';
 
 /** An entry of a body's `attachments`: a reference to the part `files[id]`, or to an attachment kept on edit. */
 export interface AttachmentRef {
@@ -49,12 +50,14 @@ export async function storeUploads(
   }
   const total = files.reduce((sum, file) => sum + file.data.length, 0);
   if (total > deps.http.maxUploadBytes) throw new PayloadTooLargeError();
+  // Stored with the message: the origin of the uploader's request (or CHORUS_PUBLIC_URL).
+  const origin = originOf(ctx, deps);
   const uploads = files.map((file, position) => {
     const index = partIndex(file, position);
     const ref = refs.find((entry) => String(entry.id) === index);
     const filename = safeFilename(ref?.filename ?? file.filename);
     const id = deps.ids.next();
-    const url = `${deps.publicUrl}/attachments/${channelId}/${id}/${filename}`;
+    const url = `${origin}/attachments/${channelId}/${id}/${filename}`;
     const attachment: AttachmentJson = {
       id,
       filename,

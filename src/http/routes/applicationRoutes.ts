@@ -6,6 +6,7 @@ import { isSnowflake } from '../../domain/snowflake.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages } from '../imageUploads.js';
 import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam, validBody } from '../routeKit.js';
+import { originOf } from '../publicOrigin.js';
 import { permissionFirst } from './permissionFirst.js';
 import { askUser, nestedId, peopleRoute, refuseBots, replyJson, selfRoute } from './userRouteKit.js';
 
@@ -174,7 +175,7 @@ function oauthRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
         authorizeApplication: { caller, applicationId, body },
       }),
     );
-    const location = `${deps.http.publicUrl || `${ctx.protocol}://${ctx.host}`}/oauth2/authorized`;
+    const location = `${originOf(ctx, deps)}/oauth2/authorized`;
     sendObject(ctx, { location: outcome?.['authorized'] === true ? location : `${location}?error=access_denied` });
   });
 }

@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import type { EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { instanceRoutes } from './instanceRoutes.js';
 import { instanceCompatRoutes } from './instanceCompatRoutes.js';
+import { instancePolicyRoutes } from './instancePolicyRoutes.js';
 import { expressionRoutes } from './expressionRoutes.js';
 import { guildExtrasRoutes } from './guildExtrasRoutes.js';
 import { templateRoutes } from './templateRoutes.js';
@@ -30,6 +31,7 @@ export type RouteModule = (router: Router<EdgeState>, deps: EdgeDeps) => void;
 export const ROUTE_MODULES: readonly RouteModule[] = [
   instanceRoutes,
   instanceCompatRoutes,
+  instancePolicyRoutes,
   authRoutes,
   // Before userRoutes: its "/users/{id}/..." routes would otherwise take "/users/@me/...".
   userSocialRoutes,

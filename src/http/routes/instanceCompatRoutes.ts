@@ -57,25 +57,12 @@ function partnerRequirements(guildId: string): Record<string, unknown> {
   };
 }
 
-/** Limits a client may show or respect (the values the actors enforce). */
-function instanceLimits(deps: EdgeDeps): Record<string, unknown> {
-  return {
-    user: { maxGuilds: 100, maxUsername: 32, maxFriends: 1000, maxBio: 1024 },
-    guild: { maxRoles: 250, maxEmojis: 500, maxStickers: 60, maxMembers: 500_000, maxChannels: 500 },
-    message: { maxCharacters: 2000, maxReactions: 20, maxAttachmentSize: deps.http.maxUploadBytes, maxBulkDelete: 100 },
-    channel: { maxPins: 250, maxTopic: 1024 },
-    rate: { enabled: true, global: { count: deps.http.globalRateLimitPerSecond, window: 1 } },
-  };
-}
-
 /**
- * Instance routes clients call besides the core API: public policy documents, update checks and
- * telemetry sinks, experiments (public, SB issue #1623), and listings with nothing in them.
+ * Instance routes clients call besides the core API: update checks and telemetry sinks, experiments
+ * (public, SB issue #1623), and listings with nothing in them. Policy documents: instancePolicyRoutes.
  */
 export function instanceCompatRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   const startedAt = new Date().toISOString();
-  // Koa 3's ctx.origin is the Origin request header, so the server's own origin is built from protocol and host.
-  const origin = (ctx: EdgeContext): string => deps.http.publicUrl || `${ctx.protocol}://${ctx.host}`;
   router.get('/updates', (ctx: EdgeContext) => {
     // Desktop clients ask for the newest build; this instance distributes none, so the answer names no download.
     sendObject(ctx, { name: '0.0.0', pub_date: startedAt, url: null, notes: null });
@@ -86,29 +73,6 @@ export function instanceCompatRoutes(router: Router<EdgeState>, deps: EdgeDeps):
       ctx.status = 204;
     });
   }
-  router.get('/policies/instance', (ctx: EdgeContext) => {
-    sendObject(ctx, {
-      instanceName: 'Chorus',
-      instanceDescription: null,
-      frontPage: null,
-      tosPage: null,
-      correspondenceEmail: null,
-      correspondenceUserID: null,
-      image: null,
-      instanceId: null,
-    });
-  });
-  router.get('/policies/instance/limits', (ctx: EdgeContext) => {
-    sendObject(ctx, instanceLimits(deps));
-  });
-  router.get('/policies/instance/domains', (ctx: EdgeContext) => {
-    sendObject(ctx, {
-      cdn: origin(ctx),
-      gateway: deps.gatewayUrl,
-      defaultApiVersion: '9',
-      apiEndpoint: `${origin(ctx)}/api`,
-    });
-  });
   // Statuspage's public document, which clients poll without a token.
   router.get('/scheduled-maintenances/upcoming.json', (ctx: EdgeContext) => {
     sendObject(ctx, NO_MAINTENANCE);

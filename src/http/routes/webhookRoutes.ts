@@ -4,6 +4,7 @@ import { MissingAccessError, MissingPermissionsError, UnknownEntityError } from 
 import { Permission } from '../../domain/permissions.js';
 import { askWithUploads, editAttachments, storeUploads } from '../attachmentUploads.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { originOf } from '../publicOrigin.js';
 import { bodyFor, requireCaller, sendJson, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild } from './guildRouteKit.js';
 import { askChannel, stringQuery } from './messageRouteKit.js';
@@ -20,19 +21,19 @@ const EMPTY_REQUEST: WebhookRequest = {
 };
 
 /** The webhook object(s) of a reply with `url` added where the token is shown (the edge knows its own URL). */
-function withUrls(deps: EdgeDeps, reply: ChannelReply): string | undefined {
+function withUrls(origin: string, reply: ChannelReply): string | undefined {
   if (reply.reply?.$case !== 'json') return undefined;
   const parsed = JSON.parse(reply.reply.json.json) as Record<string, unknown> | Record<string, unknown>[];
   const add = (webhook: Record<string, unknown>) =>
     typeof webhook['token'] === 'string'
-      ? { ...webhook, url: `${deps.publicUrl}/api/webhooks/${String(webhook['id'])}/${webhook['token']}` }
+      ? { ...webhook, url: `${origin}/api/webhooks/${String(webhook['id'])}/${webhook['token']}` }
       : webhook;
   return JSON.stringify(Array.isArray(parsed) ? parsed.map(add) : add(parsed));
 }
 
 /** Writes a webhook reply (with URLs) or 204. */
 function sendWebhooks(ctx: EdgeContext, deps: EdgeDeps, reply: ChannelReply): void {
-  const json = withUrls(deps, reply);
+  const json = withUrls(originOf(ctx, deps), reply);
   if (json === undefined) ctx.status = 204;
   else sendJson(ctx, json);
 }
@@ -94,7 +95,7 @@ export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     const lists = await Promise.all(
       (await deps.webhooks.channelsOfGuild(guildId)).map((channelId) =>
         askChannel(deps, channelId, { $case: 'listWebhooks', listWebhooks: { ...EMPTY_REQUEST, caller } }).then(
-          (reply) => JSON.parse(withUrls(deps, reply) ?? '[]') as unknown[],
+          (reply) => JSON.parse(withUrls(originOf(ctx, deps), reply) ?? '[]') as unknown[],
           // A channel whose overwrites deny the caller (or deleted meanwhile) lists nothing.
           (error: unknown) => {
             const hidden = [MissingPermissionsError, MissingAccessError, UnknownEntityError];

@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { gatewayUrlOf, originOf } from '../publicOrigin.js';
 import { sendObject } from '../routeKit.js';
 
 /** The API versions Chorus serves under /api/v{n}; clients default to 9, as Spacebar's do. */
@@ -8,11 +9,11 @@ const API_VERSIONS = { default: '9', active: ['6', '7', '8', '9', '10'] };
 /**
  * Instance discovery for Spacebar clients, at the root: `/.well-known/spacebar` (v1: where the API is;
  * the client then reads /api/policies/instance/domains) and `/.well-known/spacebar/client` (v2: API,
- * CDN and gateway in one document). Chorus is its own CDN and serves the gateway on the same port.
+ * CDN and gateway in one document). Chorus is its own CDN and serves the gateway on the same port, so
+ * every URL has the origin the client asked by (or CHORUS_PUBLIC_URL).
  */
 export function wellKnownRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
-  // Koa 3's ctx.origin is the Origin request header, so the server's own origin is built from protocol and host.
-  const origin = (ctx: EdgeContext): string => deps.http.publicUrl || `${ctx.protocol}://${ctx.host}`;
+  const origin = (ctx: EdgeContext): string => originOf(ctx, deps);
   router.get('/.well-known/spacebar', (ctx: EdgeContext) => {
     sendObject(ctx, { api: `${origin(ctx)}/api/v${API_VERSIONS.default}` });
   });
@@ -20,7 +21,7 @@ export function wellKnownRoutes(router: Router<EdgeState>, deps: EdgeDeps): void
     sendObject(ctx, {
       api: { baseUrl: origin(ctx), apiVersions: API_VERSIONS },
       cdn: { baseUrl: origin(ctx) },
-      gateway: { baseUrl: deps.gatewayUrl, encoding: ['json'], compression: ['zlib-stream', null] },
+      gateway: { baseUrl: gatewayUrlOf(ctx, deps), encoding: ['json'], compression: ['zlib-stream', null] },
     });
   });
 }
