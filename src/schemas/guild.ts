@@ -34,28 +34,28 @@ export interface GuildCreateBody {
   rules_channel_id?: string;
 }
 
-/** PATCH /guilds/{id} body; owner_id transfers the guild (owner only, checked by the Guild actor). */
+/** PATCH /guilds/{id} body; owner_id transfers the guild (owner only). null clears a channel, the description. */
 export const GuildUpdateSchema = obj({
   name: str({ maxLength: NAME_MAX_LENGTH }),
   banner: nullable(imageData()),
   splash: nullable(imageData()),
-  description: str({ maxLength: GUILD_DESCRIPTION_MAX_LENGTH }),
+  description: nullable(str({ maxLength: GUILD_DESCRIPTION_MAX_LENGTH })),
   features: arr(str({ maxLength: 64 }), { maxItems: MAX_FEATURES }),
   verification_level: int(),
   default_message_notifications: int(),
   system_channel_flags: int(),
   explicit_content_filter: int(),
-  public_updates_channel_id: snowflake(),
+  public_updates_channel_id: nullable(snowflake()),
   afk_timeout: int(),
-  afk_channel_id: snowflake(),
+  afk_channel_id: nullable(snowflake()),
   preferred_locale: str({ maxLength: 16 }),
   premium_progress_bar_enabled: bool(),
-  discovery_splash: imageData(),
+  discovery_splash: nullable(imageData()),
   region: str({ maxLength: SHORT_ID_MAX_LENGTH }),
   icon: nullable(imageData()),
   guild_template_code: str({ maxLength: SHORT_ID_MAX_LENGTH }),
-  system_channel_id: snowflake(),
-  rules_channel_id: snowflake(),
+  system_channel_id: nullable(snowflake()),
+  rules_channel_id: nullable(snowflake()),
   owner_id: snowflake(),
 });
 /** Validated GuildUpdateSchema body. */
@@ -63,23 +63,23 @@ export interface GuildUpdateBody {
   name?: string;
   banner?: string | null;
   splash?: string | null;
-  description?: string;
+  description?: string | null;
   features?: string[];
   verification_level?: number;
   default_message_notifications?: number;
   system_channel_flags?: number;
   explicit_content_filter?: number;
-  public_updates_channel_id?: string;
+  public_updates_channel_id?: string | null;
   afk_timeout?: number;
-  afk_channel_id?: string;
+  afk_channel_id?: string | null;
   preferred_locale?: string;
   premium_progress_bar_enabled?: boolean;
-  discovery_splash?: string;
+  discovery_splash?: string | null;
   region?: string;
   icon?: string | null;
   guild_template_code?: string;
-  system_channel_id?: string;
-  rules_channel_id?: string;
+  system_channel_id?: string | null;
+  rules_channel_id?: string | null;
   owner_id?: string;
 }
 
@@ -141,12 +141,15 @@ export interface GuildUpdateWelcomeScreenBody {
   description?: string;
 }
 
-/** PATCH /guilds/{id}/widget body. */
-export const WidgetModifySchema = obj({ enabled: bool(), channel_id: snowflake() }, ['enabled', 'channel_id']);
+/** PATCH /guilds/{id}/widget body; a null channel_id means no invite channel, as on Discord. */
+export const WidgetModifySchema = obj({ enabled: bool(), channel_id: nullable(snowflake()) }, [
+  'enabled',
+  'channel_id',
+]);
 /** Validated WidgetModifySchema body. */
 export interface WidgetModifyBody {
   enabled: boolean;
-  channel_id: string;
+  channel_id: string | null;
 }
 
 /** POST /guilds/{id}/emojis body. */
@@ -195,8 +198,9 @@ export interface ModifyGuildStickerBody {
 }
 
 /**
- * PATCH /guilds/{id}/roles/{role_id} body (permissions is a decimal bitfield string; name at most 100, as
- * on Discord). Newer clients send `colors` ({primary_color, ...}) instead of `color`.
+ * PATCH /guilds/{id}/roles/{role_id} body (permissions is a decimal bitfield string or a number; name at most
+ * 100, as on Discord). Newer clients send `colors` ({primary_color, ...}) instead of `color`. A null icon or
+ * unicode_emoji removes it (discord.js role.setIcon(null)).
  */
 export const RoleModifySchema = obj({
   name: str({ maxLength: NAME_MAX_LENGTH }),
@@ -206,8 +210,8 @@ export const RoleModifySchema = obj({
   hoist: bool(),
   mentionable: bool(),
   position: int(),
-  icon: imageData(),
-  unicode_emoji: str({ maxLength: EMOJI_NAME_MAX_LENGTH }),
+  icon: nullable(imageData()),
+  unicode_emoji: nullable(str({ maxLength: EMOJI_NAME_MAX_LENGTH })),
 });
 /** Validated RoleModifySchema body. */
 export interface RoleModifyBody {
@@ -218,8 +222,8 @@ export interface RoleModifyBody {
   hoist?: boolean;
   mentionable?: boolean;
   position?: number;
-  icon?: string;
-  unicode_emoji?: string;
+  icon?: string | null;
+  unicode_emoji?: string | null;
 }
 /** POST /guilds/{id}/roles body: the same fields as RoleModifySchema. */
 export const RoleCreateSchema = RoleModifySchema;

@@ -103,6 +103,18 @@ const ACCEPTED: readonly AcceptedCase[] = [
     canonical: { topic: null, parent_id: null, position: 3, rate_limit_per_user: 0 },
   },
   {
+    title: 'null clears a guild channel setting and the description (Discord\'s "?" fields)',
+    schema: 'GuildUpdateSchema',
+    body: { afk_channel_id: null, system_channel_id: 42, description: null, name: null },
+    canonical: { afk_channel_id: null, system_channel_id: '42', description: null },
+  },
+  {
+    title: 'null removes a role icon and emoji, other nulls are absent',
+    schema: 'RoleModifySchema',
+    body: { icon: null, unicode_emoji: null, hoist: null, color: '255' },
+    canonical: { icon: null, unicode_emoji: null, color: 255 },
+  },
+  {
     title: 'ban delete windows given as strings (the spec) or numbers become numbers',
     schema: 'BanCreateSchema',
     body: { delete_message_seconds: '3600', delete_message_days: 1, reason: null },
