@@ -4,13 +4,10 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-/** The Maven project of the JDA program (pom.xml + JdaSteps.java). */
-const PROJECT = fileURLToPath(new URL('./jda', import.meta.url));
-
 /** How long the program may take from start to its "done" line before it is killed. */
 const RUN_LIMIT_MS = 60_000;
 
-/** One line the program printed: `{ step, ok, error?, ...what the step produced }`. */
+/** One line a program printed: `{ step, ok, error?, ...what the step produced }`. */
 export interface StepLine {
   readonly step: string;
   readonly ok?: boolean;
@@ -18,11 +15,11 @@ export interface StepLine {
   readonly [field: string]: unknown;
 }
 
-/** What one run of the program printed, by step name. */
-export interface JdaRun {
+/** What one run of a program printed, by step name. */
+export interface StepsRun {
   readonly steps: ReadonlyMap<string, StepLine>;
   readonly exitCode: number | null;
-  /** The end of its standard error (JDA's own log), for failure messages. */
+  /** The end of its standard error (the library's own log), for failure messages. */
   readonly stderrTail: string;
 }
 
@@ -34,29 +31,34 @@ function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   });
 }
 
-/** Compiles the program and resolves its classpath (a cold Maven cache downloads JDA first). */
-export async function buildJdaProgram(): Promise<string> {
+/**
+ * Compiles the Maven project test/clients/`name` (a pom.xml and one program printing JSON step lines)
+ * and resolves its classpath; a cold Maven cache downloads the library from Maven Central first.
+ */
+export async function buildJavaProgram(name: string): Promise<string> {
+  const project = fileURLToPath(new URL(`./${name}`, import.meta.url));
   const args = ['-q', '-B', '-Dstyle.color=never', 'compile', 'dependency:build-classpath'];
-  const child = spawn('mvn', [...args, '-Dmdep.outputFile=target/classpath.txt'], { cwd: PROJECT });
+  const child = spawn('mvn', [...args, '-Dmdep.outputFile=target/classpath.txt'], { cwd: project });
   const output: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const code = await exited(child);
   assert.equal(code, 0, `mvn ${args.join(' ')} failed:\n${output.join('')}`);
-  const dependencies = readFileSync(`${PROJECT}/target/classpath.txt`, 'utf8').trim();
-  return `${PROJECT}/target/classes:${dependencies}`;
+  const dependencies = readFileSync(`${project}/target/classpath.txt`, 'utf8').trim();
+  return `${project}/target/classes:${dependencies}`;
 }
 
 /**
- * Runs the program with `env` until it exits, reading its lines as they come; `onStep[name]` runs
+ * Runs `mainClass` with `env` until it exits, reading its lines as they come; `onStep[name]` runs
  * when the line of step `name` arrives (e.g. the person posts once the bot is ready).
  */
-export async function runJdaSteps(
+export async function runJavaSteps(
   classpath: string,
+  mainClass: string,
   env: Record<string, string>,
   onStep: Record<string, () => Promise<void>> = {},
-): Promise<JdaRun> {
-  const child = spawn('java', ['-cp', classpath, 'chorus.clients.JdaSteps'], { env: { ...process.env, ...env } });
+): Promise<StepsRun> {
+  const child = spawn('java', ['-cp', classpath, mainClass], { env: { ...process.env, ...env } });
   const killer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
