@@ -1,6 +1,6 @@
 /**
- * `npm run chaos -- --nodes 3 --duration 600 --kill-interval 15`: the chaos test of test/chaos for as
- * long as you like, printing its summary table. Needs Redis and Cassandra (bash scripts/services-up.sh).
+ * `npm run chaos -- --nodes 3 --duration 600 --kill-interval 15 [--log-dir DIR]`: the chaos test of
+ * test/chaos for as long as you like, printing its summary table (and each node's log into DIR). Needs Redis and Cassandra (bash scripts/services-up.sh).
  * Exits 1 when an acknowledged message was lost or duplicated in history, or a session never told op 9
  * missed one.
  */
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: String(CI_CHAOS.sessions) },
     guilds: { type: 'string', default: String(CI_CHAOS.guilds) },
     'stop-for': { type: 'string', default: String(CI_CHAOS.stopForMs / 1000) },
+    'log-dir': { type: 'string' },
   },
 });
 
@@ -33,6 +34,7 @@ const run = await runChaos({
   sessions: Math.max(1, Math.floor(Number(values.sessions))),
   guilds: Math.max(1, Math.floor(Number(values.guilds))),
   stopForMs: seconds('stop-for', values['stop-for']),
+  ...(values['log-dir'] ? { logDir: values['log-dir'] } : {}),
   progress: (line) => {
     console.log(line);
   },

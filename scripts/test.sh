@@ -23,6 +23,8 @@ step clients
 npx mocha 'test/clients/**/*.test.ts'
 step cluster
 npx mocha 'test/cluster/**/*.test.ts'
+step "chaos (kill -9, restart, SIGSTOP under load; about 2.5 min)"
+npx mocha 'test/chaos/**/*.test.ts'
 step "faults (restarts Cassandra; runs last)"
 # Breaks services on purpose (test/faults): a private redis-server killed and restarted, the Cassandra
 # node stopped and started under load, then three Cassandra nodes (RF 3) with one of them stopped.

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createGuild, joinGuild } from '../integration/gateway/gatewayFixtures.js';
 import { readAllMessages, type MessageJson } from '../cluster/nodes/clusterFixtures.js';
@@ -21,6 +23,8 @@ export interface ChaosOptions {
   /** How long the one SIGSTOP lasts (past the lease ttl of the harness, 1 s); 0: none. */
   readonly stopForMs: number;
   readonly progress?: (line: string) => void;
+  /** Where each node's kept log lines are written at the end (none when undefined). */
+  readonly logDir?: string;
 }
 
 export const CI_CHAOS: ChaosOptions = {
@@ -156,6 +160,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosRun> {
     return { options, posters, sessions, history, faults, events, unsettled, faultsFrom };
   } finally {
     clearInterval(counter);
+    if (options.logDir) await writeNodeLogs(cluster.nodes, options.logDir).catch(() => undefined);
     await Promise.allSettled([...posters.map((p) => p.stop()), ...sessions.map((s) => s.stop())]);
     await cluster.after();
   }
@@ -174,7 +179,7 @@ async function injectFaults(
   for (let round = 1; elapsed() + options.killIntervalMs <= options.durationMs; round += 1) {
     await pause(Math.max(0, round * options.killIntervalMs - elapsed()));
     const victim = nodes[Math.floor(Math.random() * nodes.length)] as ClusterNode;
-    if (!stopped && elapsed() >= options.durationMs / 2) {
+    if (!stopped && round * options.killIntervalMs >= options.durationMs / 2) {
       stopped = true;
       faults.push({ at: elapsed(), what: `SIGSTOP ${victim.name} for ${options.stopForMs} ms` });
       say(`t=${(elapsed() / 1000).toFixed(0)}s SIGSTOP ${victim.name}`);
@@ -207,4 +212,12 @@ function bump(events: Map<string, Map<string, number>>, event: string, reason: s
   let reasons = events.get(event);
   if (!reasons) events.set(event, (reasons = new Map<string, number>()));
   reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+}
+
+async function writeNodeLogs(nodes: readonly ClusterNode[], dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const node of nodes) {
+    const lines = node.logs.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)));
+    await writeFile(join(dir, `${node.name}.log`), `${lines.join('\n')}\n`);
+  }
 }
