@@ -21,6 +21,8 @@ export interface ReadyInput {
   readonly privateChannelsJson: string;
   readonly relationshipsJson: string;
   readonly userSettingsJson: string;
+  /** The per-guild settings the user changed (user_guild_settings entries). */
+  readonly guildSettingsJson: string;
   /** The status the client identified with (Identify.presence.status), 'online' by default. */
   readonly status: string;
   readonly propertiesJson: string;
@@ -88,6 +90,7 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
     privateChannelsJson: input.privateChannelsJson,
     relationshipsJson: input.relationshipsJson,
     userSettingsJson: input.userSettingsJson,
+    guildSettingsJson: input.guildSettingsJson,
   });
   Object.assign(common, fields, {
     connected_accounts: [],

@@ -8,6 +8,8 @@ export interface UserExtras {
   readonly privateChannelsJson: string;
   readonly relationshipsJson: string;
   readonly userSettingsJson: string;
+  /** The per-guild settings the user changed (user_guild_settings entries). */
+  readonly guildSettingsJson: string;
 }
 
 /** What a bot's READY carries in their place: nothing. */
@@ -15,6 +17,7 @@ export const NO_USER_EXTRAS: UserExtras = {
   privateChannelsJson: '[]',
   relationshipsJson: '[]',
   userSettingsJson: '{}',
+  guildSettingsJson: '[]',
 };
 
 const REQUESTS = {
@@ -23,6 +26,9 @@ const REQUESTS = {
     command: { $case: 'getRelationships', getRelationships: { caller } },
   }),
   getSettings: (caller: Caller): UserCommand => ({ command: { $case: 'getSettings', getSettings: { caller } } }),
+  listGuildSettings: (caller: Caller): UserCommand => ({
+    command: { $case: 'listGuildSettings', listGuildSettings: { caller } },
+  }),
 };
 
 async function askJson(
@@ -41,12 +47,13 @@ async function askJson(
   }
 }
 
-/** DM channels, relationships and settings of a user account, each falling back to empty. */
+/** DM channels, relationships and settings (global and per guild) of a user account, each falling back to empty. */
 export async function userExtras(ctx: ActorContext, caller: Caller): Promise<UserExtras> {
-  const [privateChannelsJson, relationshipsJson, userSettingsJson] = await Promise.all([
+  const [privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson] = await Promise.all([
     askJson(ctx, caller, 'listDms', '[]'),
     askJson(ctx, caller, 'getRelationships', '[]'),
     askJson(ctx, caller, 'getSettings', '{}'),
+    askJson(ctx, caller, 'listGuildSettings', '[]'),
   ]);
-  return { privateChannelsJson, relationshipsJson, userSettingsJson };
+  return { privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson };
 }

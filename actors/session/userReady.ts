@@ -11,6 +11,7 @@ export interface UserReadyParts {
   readonly privateChannelsJson: string;
   readonly relationshipsJson: string;
   readonly userSettingsJson: string;
+  readonly guildSettingsJson: string;
 }
 
 /** The user-only part of READY, and READY_SUPPLEMENTAL's `d` when the client asked for one. */
@@ -73,6 +74,9 @@ export function userReady(parts: UserReadyParts): UserReady {
     return shape.dedupeUsers && id !== undefined ? { ...relationship, user_id: id } : relationship;
   });
   const settings = parse(parts.userSettingsJson) as JsonObject;
+  // Only guilds READY lists: Jank Client looks each entry's guild up and fails on one it lacks.
+  const guildIds = new Set(guilds.map((guild) => guild['id']));
+  const guildSettings = objects(parse(parts.guildSettingsJson)).filter((entry) => guildIds.has(entry['guild_id']));
 
   const fields: JsonObject = {
     guilds: guilds.map((guild) => userGuild(guild, shape, 'ready')),
@@ -81,7 +85,7 @@ export function userReady(parts: UserReadyParts): UserReady {
     users: users.all,
     merged_members: readyMembers,
     read_state: versioned([], shape.versionedReadStates),
-    user_guild_settings: versioned([], shape.versionedGuildSettings),
+    user_guild_settings: versioned(guildSettings, shape.versionedGuildSettings),
     user_settings: settings,
   };
   if (shape.settingsProto) fields['user_settings_proto'] = userSettingsProto(settings);

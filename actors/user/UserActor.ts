@@ -155,6 +155,8 @@ export class UserActor extends Actor<UserCommand, UserReply> {
         return prefs.getGuildSettings(turn, command.getGuildSettings);
       case 'updateGuildSettings':
         return prefs.updateGuildSettings(turn, command.updateGuildSettings);
+      case 'listGuildSettings':
+        return prefs.listGuildSettings(turn, command.listGuildSettings);
       case 'getNote':
         return prefs.getNote(turn, command.getNote);
       case 'putNote':

@@ -47,6 +47,13 @@ export function getGuildSettings(turn: UserTurn, request: GuildSettingsTarget): 
   return jsonReply(guildSettingsJson(request.guildId, turn.user.guild_settings[request.guildId]));
 }
 
+/** The guild settings the user stored, one entry per guild ("@me", the DM settings, as guild_id null). */
+export function listGuildSettings(turn: UserTurn, request: UserRequest): UserReply {
+  requireSelf(turn, request);
+  const stored = Object.entries(turn.user.guild_settings);
+  return jsonReply(stored.map(([guildId, settings]) => guildSettingsJson(guildId, settings)));
+}
+
 /** PATCH /users/@me/guilds/{guild_id}/settings: only for guilds the user is in (or "@me"). */
 export async function updateGuildSettings(turn: UserTurn, request: GuildSettingsTarget): Promise<UserReply> {
   requireSelf(turn, request);

@@ -64,6 +64,10 @@ describe('READY for web clients (Jank Client, Spacebar client)', () => {
     await api(server.api, 'POST', '/users/@me/channels', { token: alice.token, body: { recipient_id: bob.id } });
     await api(server.api, 'PUT', `/users/@me/relationships/${alice.id}`, { token: bob.token, body: {} });
     await api(server.api, 'PUT', `/users/@me/relationships/${bob.id}`, { token: alice.token, body: {} });
+    await api(server.api, 'PATCH', `/users/@me/guilds/${guild.id}/settings`, {
+      token: alice.token,
+      body: { muted: true },
+    });
   });
   after(async () => {
     await Promise.all(open.map((client) => client.drop()));
@@ -101,9 +105,13 @@ describe('READY for web clients (Jank Client, Spacebar client)', () => {
     assert.equal(friend?.['user_id'], bob.id);
     assert.equal(idOf(friend?.['user']), bob.id);
 
-    for (const key of ['read_state', 'user_guild_settings']) {
-      assert.deepEqual(ready[key], { version: 0, partial: false, entries: [] }, key);
-    }
+    assert.deepEqual(ready['read_state'], { version: 0, partial: false, entries: [] });
+    const guildSettings = ready['user_guild_settings'] as Json;
+    assert.deepEqual([guildSettings['version'], guildSettings['partial']], [0, false]);
+    assert.deepEqual(
+      list(guildSettings['entries']).map((entry) => [entry['guild_id'], entry['muted']]),
+      [[guild.id, true]],
+    );
     const proto = ready['user_settings_proto'];
     assert.equal(typeof proto, 'string');
     assert.equal(Buffer.from(proto as string, 'base64').toString('base64'), proto, 'valid base64');
@@ -188,7 +196,11 @@ describe('READY for web clients (Jank Client, Spacebar client)', () => {
     assert.equal(legacyGuild?.['name'], 'web');
     assert.equal('properties' in (legacyGuild ?? {}), false);
     assert.ok(list(legacyGuild?.['members']).some((member) => idOf(member['user']) === bob.id));
-    assert.deepEqual([ready['read_state'], ready['user_guild_settings']], [[], []]);
+    assert.deepEqual(ready['read_state'], []);
+    assert.deepEqual(
+      list(ready['user_guild_settings']).map((entry) => entry['guild_id']),
+      [guild.id],
+    );
     assert.equal('user_settings_proto' in ready, false);
     assert.equal(typeof ready['user_settings'], 'object');
     assert.equal('recipient_ids' in (list(ready['private_channels'])[0] ?? {}), false);

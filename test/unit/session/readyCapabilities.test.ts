@@ -52,6 +52,12 @@ function input(capabilities: number, bot = false): ReadyInput {
       { id: FRIEND, type: 1, nickname: null, user: { id: FRIEND, username: 'friend' } },
     ]),
     userSettingsJson: JSON.stringify({ status: 'idle', locale: 'fr', theme: 'light', guild_folders: [] }),
+    // One for a guild in READY, one for a guild it no longer lists, and the DM settings ("@me").
+    guildSettingsJson: JSON.stringify([
+      { guild_id: GUILD, muted: true },
+      { guild_id: '4194304000009', muted: true },
+      { guild_id: null, muted: false },
+    ]),
     status: 'online',
     propertiesJson: '{"browser":"Fermi"}',
     capabilities,
@@ -87,9 +93,11 @@ describe('READY by capabilities', () => {
   });
 
   it('VERSIONED_USER_GUILD_SETTINGS makes user_guild_settings versioned, a bare array without it', () => {
+    // Only entries of guilds READY lists: Jank Client looks each one's guild up.
+    const entries = [{ guild_id: GUILD, muted: true }];
     const versioned = ready(Capability.VERSIONED_USER_GUILD_SETTINGS)['user_guild_settings'];
-    assert.deepEqual(versioned, { version: 0, partial: false, entries: [] });
-    assert.deepEqual(ready(0)['user_guild_settings'], []);
+    assert.deepEqual(versioned, { version: 0, partial: false, entries });
+    assert.deepEqual(ready(0)['user_guild_settings'], entries);
   });
 
   describe('DEDUPE_USER_OBJECTS', () => {

@@ -76,7 +76,9 @@ export interface UserCommand {
     | { $case: 'disableTotp'; disableTotp: UserBodyRequest }
     | { $case: 'getBackupCodes'; getBackupCodes: UserBodyRequest } //
     /** Application (slash) commands: the caller must own the application or be its bot. */
-    | { $case: 'applicationCommands'; applicationCommands: ApplicationCommandRequest }
+    | { $case: 'applicationCommands'; applicationCommands: ApplicationCommandRequest } //
+    /** READY's user_guild_settings entries: the per-guild settings the user changed, one per guild. */
+    | { $case: 'listGuildSettings'; listGuildSettings: UserRequest }
     | undefined;
 }
 
@@ -318,6 +320,9 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'applicationCommands':
         ApplicationCommandRequest.encode(message.command.applicationCommands, writer.uint32(354).fork()).join();
+        break;
+      case 'listGuildSettings':
+        UserRequest.encode(message.command.listGuildSettings, writer.uint32(362).fork()).join();
         break;
     }
     return writer;
@@ -729,6 +734,17 @@ export const UserCommand: MessageFns<UserCommand> = {
             message.command = {
               $case: 'applicationCommands',
               applicationCommands: ApplicationCommandRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 45: {
+            if (tag !== 362) {
+              break;
+            }
+
+            message.command = {
+              $case: 'listGuildSettings',
+              listGuildSettings: UserRequest.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -1380,7 +1396,29 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                                                                                                                                 object.application_commands,
                                                                                                                                                                               ),
                                                                                                                                                                           }
-                                                                                                                                                                        : undefined,
+                                                                                                                                                                        : isSet(
+                                                                                                                                                                              object.listGuildSettings,
+                                                                                                                                                                            )
+                                                                                                                                                                          ? {
+                                                                                                                                                                              $case:
+                                                                                                                                                                                'listGuildSettings',
+                                                                                                                                                                              listGuildSettings:
+                                                                                                                                                                                UserRequest.fromJSON(
+                                                                                                                                                                                  object.listGuildSettings,
+                                                                                                                                                                                ),
+                                                                                                                                                                            }
+                                                                                                                                                                          : isSet(
+                                                                                                                                                                                object.list_guild_settings,
+                                                                                                                                                                              )
+                                                                                                                                                                            ? {
+                                                                                                                                                                                $case:
+                                                                                                                                                                                  'listGuildSettings',
+                                                                                                                                                                                listGuildSettings:
+                                                                                                                                                                                  UserRequest.fromJSON(
+                                                                                                                                                                                    object.list_guild_settings,
+                                                                                                                                                                                  ),
+                                                                                                                                                                              }
+                                                                                                                                                                            : undefined,
     };
   },
 
@@ -1470,6 +1508,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.getBackupCodes = UserBodyRequest.toJSON(message.command.getBackupCodes);
     } else if (message.command?.$case === 'applicationCommands') {
       obj.applicationCommands = ApplicationCommandRequest.toJSON(message.command.applicationCommands);
+    } else if (message.command?.$case === 'listGuildSettings') {
+      obj.listGuildSettings = UserRequest.toJSON(message.command.listGuildSettings);
     }
     return obj;
   },
@@ -1806,6 +1846,15 @@ export const UserCommand: MessageFns<UserCommand> = {
           message.command = {
             $case: 'applicationCommands',
             applicationCommands: ApplicationCommandRequest.fromPartial(object.command.applicationCommands),
+          };
+        }
+        break;
+      }
+      case 'listGuildSettings': {
+        if (object.command?.listGuildSettings !== undefined && object.command?.listGuildSettings !== null) {
+          message.command = {
+            $case: 'listGuildSettings',
+            listGuildSettings: UserRequest.fromPartial(object.command.listGuildSettings),
           };
         }
         break;
