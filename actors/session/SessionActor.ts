@@ -143,7 +143,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const { ready, supplemental } = readyPayloads({
       version: command.version,
       sessionId: this.ctx.key,
-      resumeGatewayUrl: this.options.gatewayUrl,
+      resumeGatewayUrl: command.gatewayUrl || this.options.gatewayUrl,
       userId: identity.userId,
       userJson: auth.userJson,
       bot: auth.caller.bot,

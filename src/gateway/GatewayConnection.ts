@@ -77,6 +77,7 @@ export class GatewayConnection {
     readonly socketId: string,
     private readonly query: ConnectionQuery,
     private readonly deps: ConnectionDeps,
+    private readonly gatewayUrl = '', // ws(s)://host the client used: READY.resume_gateway_url ('': the node's)
   ) {
     this.#encoder = query.zlibStream
       ? new ZlibStreamEncoder((message) => {
@@ -209,7 +210,8 @@ export class GatewayConnection {
     this.#sessionId = sessionId;
     this.#phase = 'identifying';
     this.#payloadCompress = fields.compress && !this.#encoder;
-    const request = { sessionId, socketId: this.socketId, version: this.query.version, fields };
+    const { socketId, gatewayUrl } = this;
+    const request = { sessionId, socketId, version: this.query.version, gatewayUrl, fields };
     void this.deps.starter
       .start(request, () => !this.#closing)
       .then((outcome) => {

@@ -33,8 +33,9 @@ export class GatewayServer {
       return;
     }
     const query = parseConnectionQuery(request.url);
+    const gatewayUrl = this.gatewayUrlOf(request);
     this.#wss.handleUpgrade(request, socket, head, (ws) => {
-      this.#accept(ws, query);
+      this.#accept(ws, query, gatewayUrl);
     });
   };
 
@@ -45,6 +46,8 @@ export class GatewayServer {
     log: Logger,
     /** Identify limits: in memory (embedded) or Redis (cluster), the HTTP edge's limiter. */
     limiter: RateLimiter,
+    /** The gateway URL at the origin an upgrade request used (READY.resume_gateway_url). */
+    private readonly gatewayUrlOf: (request: IncomingMessage) => string,
   ) {
     this.#deps = {
       system,
@@ -82,14 +85,14 @@ export class GatewayServer {
     this.#wss.close();
   }
 
-  #accept(ws: WebSocket, query: ConnectionQuery | { closeCode: number }): void {
+  #accept(ws: WebSocket, query: ConnectionQuery | { closeCode: number }, gatewayUrl: string): void {
     if ('closeCode' in query) {
       ws.close(query.closeCode, CLOSE_REASON[query.closeCode] ?? '');
       return;
     }
     // Random, not a counter: a session compares socket ids, and ids from different nodes must not collide.
     const socketId = randomBytes(12).toString('base64url');
-    this.#connections.set(socketId, new GatewayConnection(ws, socketId, query, this.#deps));
+    this.#connections.set(socketId, new GatewayConnection(ws, socketId, query, this.#deps, gatewayUrl));
   }
 
   #sweep(): void {

@@ -22,6 +22,8 @@ export interface SessionStartRequest {
   readonly sessionId: string;
   readonly socketId: string;
   readonly version: number;
+  /** The gateway URL at the origin the client connected to (READY.resume_gateway_url). */
+  readonly gatewayUrl: string;
   readonly fields: IdentifyFields;
 }
 
@@ -58,7 +60,10 @@ export class SessionStarter {
       const identify = { token, intents, shardId, shardCount, propertiesJson, presenceJson, capabilities };
       const socket = { nodeId: system.nodeId, socketId: request.socketId };
       await system.ask(ActorKind.Session, request.sessionId, {
-        command: { $case: 'identify', identify: { ...identify, version: request.version, socket } },
+        command: {
+          $case: 'identify',
+          identify: { ...identify, version: request.version, gatewayUrl: request.gatewayUrl, socket },
+        },
       });
       return 'started';
     } catch (error) {

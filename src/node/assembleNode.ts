@@ -16,6 +16,7 @@ import { GatewayServer } from '../gateway/GatewayServer.js';
 import { createHttpApp } from '../http/createHttpApp.js';
 import type { HealthReport } from '../http/EdgeDeps.js';
 import { CallerCache } from '../http/CallerCache.js';
+import { publicGatewayUrl } from '../http/publicOrigin.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import { actorFactory, type SessionPorts } from './actorFactory.js';
 import type { HttpListener } from './listenHttp.js';
@@ -102,6 +103,8 @@ export function assembleNode(
   listener.server.on('request', (request, response) => {
     void handle(request, response);
   });
-  const gateway = new GatewayServer(listener.server, system, config.gateway, log, backend.limiter);
+  const gateway = new GatewayServer(listener.server, system, config.gateway, log, backend.limiter, (request) =>
+    publicGatewayUrl(request, config.http, listener.url),
+  );
   return { system, host, gateway };
 }

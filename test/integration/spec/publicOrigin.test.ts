@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 
+import WebSocket from 'ws';
+
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
 import { createGuild } from '../guilds/guildKit.js';
 
@@ -75,6 +77,27 @@ async function discoveredUrls(server: TestServer, headers: Record<string, string
   ].map(String);
 }
 
+/** READY's resume_gateway_url for a gateway connection made with `host` as its Host header. */
+async function resumeUrlOf(server: TestServer, host: string, token: string): Promise<string> {
+  const socket = new WebSocket(`ws://127.0.0.1:${portOf(server)}/?v=10&encoding=json`, { headers: { host } });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('open', () => {
+        socket.send(
+          JSON.stringify({ op: 2, d: { token, properties: { os: 'linux', browser: 'test', device: 'test' } } }),
+        );
+      });
+      socket.on('message', (data: Buffer) => {
+        const frame = JSON.parse(data.toString('utf8')) as { t?: string; d: { resume_gateway_url?: string } };
+        if (frame.t === 'READY') resolve(String(frame.d.resume_gateway_url));
+      });
+    });
+  } finally {
+    socket.close();
+  }
+}
+
 /** Each URL, with its scheme and host, is one of `origins` (http and ws forms of the same host). */
 function assertAllFrom(urls: string[], origins: string[]): void {
   for (const url of urls) {
@@ -105,6 +128,7 @@ describe('one public origin', () => {
         assertAllFrom(urls, [`http://${host}`, `ws://${host}`]);
         assert.ok(urls.includes(`ws://${host}`), 'the gateway URL is the bare ws:// origin');
         assert.ok(urls.includes(`http://${host}/api/v9`));
+        assert.equal(await resumeUrlOf(server, host, user.token), `ws://${host}`);
       });
     }
 
@@ -186,6 +210,7 @@ describe('one public origin', () => {
         const urls = await discoveredUrls(server, { host }, user.token);
         assertAllFrom(urls, ['https://chat.example.test', 'wss://chat.example.test']);
         assert.ok(urls.includes('wss://chat.example.test'));
+        assert.equal(await resumeUrlOf(server, host, user.token), 'wss://chat.example.test');
       }
     });
   });

@@ -21,6 +21,7 @@ const identify = (
       propertiesJson: '{"os":"linux"}',
       presenceJson: '',
       capabilities: 0,
+      gatewayUrl: '',
       version: 10,
       ...extra,
     },

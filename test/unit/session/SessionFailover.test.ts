@@ -20,6 +20,7 @@ const identify: SessionCommand = {
       propertiesJson: '{}',
       presenceJson: '',
       capabilities: 0,
+      gatewayUrl: '',
       version: 10,
     },
   },

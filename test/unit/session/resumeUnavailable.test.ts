@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ActorKind, CommandOf, ReplyOf } from '../../../actors/runtime/ActorKind.js';
 import { SessionActor } from '../../../actors/session/SessionActor.js';
-import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
+import { Identify, type SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
 import { ALL_INTENTS, FakeContext, SECRET, token } from './FakeSessionContext.js';
@@ -10,7 +10,7 @@ const socket = (socketId: string): { nodeId: string; socketId: string } => ({ no
 const identify: SessionCommand = {
   command: {
     $case: 'identify',
-    identify: {
+    identify: Identify.fromPartial({
       socket: socket('s1'),
       token,
       intents: ALL_INTENTS,
@@ -19,8 +19,9 @@ const identify: SessionCommand = {
       propertiesJson: '{}',
       presenceJson: '',
       capabilities: 0,
+      gatewayUrl: '',
       version: 10,
-    },
+    }),
   },
 };
 const resume = (socketId: string): SessionCommand => ({

@@ -59,6 +59,8 @@ export interface Identify {
   version: number;
   /** User clients' Identify `capabilities` bitfield: it chooses the shape of READY and GUILD_CREATE. */
   capabilities: number;
+  /** The gateway URL at the origin the client connected to (READY.resume_gateway_url); empty: the node's. */
+  gatewayUrl: string;
 }
 
 export interface IdentifyReply {
@@ -580,6 +582,7 @@ function createBaseIdentify(): Identify {
     presenceJson: '',
     version: 0,
     capabilities: 0,
+    gatewayUrl: '',
   };
 }
 
@@ -611,6 +614,9 @@ export const Identify: MessageFns<Identify> = {
     }
     if (message.capabilities !== 0) {
       writer.uint32(72).uint32(message.capabilities);
+    }
+    if (message.gatewayUrl !== '') {
+      writer.uint32(82).string(message.gatewayUrl);
     }
     return writer;
   },
@@ -700,6 +706,14 @@ export const Identify: MessageFns<Identify> = {
             message.capabilities = reader.uint32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.gatewayUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -739,6 +753,11 @@ export const Identify: MessageFns<Identify> = {
           : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
       capabilities: isSet(object.capabilities) ? globalThis.Number(object.capabilities) : 0,
+      gatewayUrl: isSet(object.gatewayUrl)
+        ? globalThis.String(object.gatewayUrl)
+        : isSet(object.gateway_url)
+          ? globalThis.String(object.gateway_url)
+          : '',
     };
   },
 
@@ -771,6 +790,9 @@ export const Identify: MessageFns<Identify> = {
     if (message.capabilities !== 0) {
       obj.capabilities = Math.round(message.capabilities);
     }
+    if (message.gatewayUrl !== '') {
+      obj.gatewayUrl = message.gatewayUrl;
+    }
     return obj;
   },
 
@@ -789,6 +811,7 @@ export const Identify: MessageFns<Identify> = {
     message.presenceJson = object.presenceJson ?? '';
     message.version = object.version ?? 0;
     message.capabilities = object.capabilities ?? 0;
+    message.gatewayUrl = object.gatewayUrl ?? '';
     return message;
   },
 };
