@@ -78,7 +78,13 @@ export class DurableSession {
     });
   }
 
-  /** Writes the frames, then pushes them to the socket: never the other way round. */
+  /**
+   * Writes the frames, then pushes them to the socket: never the other way round. A write the commit
+   * fence refused (this activation was deposed: its lease lapsed during a pause) fails the turn with
+   * WrongOwnerError, so the sender routes the event again to the session's new owner, which loads
+   * the session from the store (without these frames) and journals it there: kept only in this
+   * activation's memory, it would be lost with it.
+   */
   deliver<T>(frames: string[], result: T): Promise<T> {
     return this.journal.flushThen(
       this.ttlMs(),
@@ -88,6 +94,7 @@ export class DurableSession {
       },
       (error) => {
         this.unwritten(error);
+        if (toAppError(error).kind === 'moved') throw error;
         return result;
       },
     );
