@@ -6,7 +6,10 @@ import type { LogLevel } from '../domain/Logger.js';
 export interface HttpOptions {
   readonly host: string;
   readonly port: number;
-  /** Base URL clients reach this node at (used for the gateway URL); derived from host:port when empty. */
+  /**
+   * Base URL clients reach this node at (the gateway, API and CDN URLs given out); when empty, each
+   * request's own scheme and Host (see src/http/publicOrigin.ts), or host:port where there is none.
+   */
   readonly publicUrl: string;
   /** Largest accepted request body. */
   readonly maxBodyBytes: number;
