@@ -29,7 +29,7 @@ export interface ChaosOptions {
 
 export const CI_CHAOS: ChaosOptions = {
   nodes: 3,
-  durationMs: 90_000,
+  durationMs: 108_000,
   killIntervalMs: 12_000,
   guilds: 3,
   postersPerChannel: 2,
