@@ -62,6 +62,15 @@ interface Held {
  * another node has it, when renewals failed for longer than the lease lives (by this node's own
  * monotonic clock, so a process paused by SIGSTOP notices as soon as it runs again), or when this
  * node's membership heartbeat is older than the lease ttl. Writes are fenced by assertCommittable.
+ *
+ * Why a hand-over converges (issue 9): once the views agree (a dead member's key lapses after the
+ * member ttl, a rejoin shows within a heartbeat), each key has one owner. A non-owner lets go of the
+ * key's lease at the view change (handOff), or at acquire (refused before and after the grant), or at
+ * its next renewal round (ttl/3); a dead or paused holder stops renewing and the lease lapses within
+ * the ttl. The owner's acquire waits up to a ttl, and its callers retry past that (router, session
+ * delivery, re-routed sends, op 7). So every key with traffic is held by its owner alone within the
+ * member ttl + a heartbeat + two lease ttls. Before, a node that took a lease under an older view
+ * (a fan-out from a stale view, a wait that outlived the change) renewed it forever.
  */
 export class LeaseKeeper implements ActivationGuard {
   readonly #options: LeaseOptions;
