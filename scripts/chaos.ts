@@ -26,6 +26,9 @@ const seconds = (name: string, text: string | undefined): number => {
   return value * 1000;
 };
 
+// Ctrl-C: exit through process.exit, whose hook (test/support/clusterNode.ts) kills every node process.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 const run = await runChaos({
   ...CI_CHAOS,
   nodes: Math.max(2, Math.floor(Number(values.nodes))),
