@@ -203,8 +203,8 @@ function reasonOf(entry: LogEntry, field: string): string {
   const value = typeof raw === 'string' ? raw : JSON.stringify(raw ?? '');
   // Ids and addresses vary per run; the report groups by what happened.
   return value
-    .replace(/\d{6,}/g, '<id>')
     .replace(/127\.0\.0\.1:\d+@\d+/g, '<node>')
+    .replace(/\d{6,}/g, '<id>')
     .slice(0, 90);
 }
 
