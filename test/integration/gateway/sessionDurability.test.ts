@@ -74,7 +74,11 @@ describe('gateway sessions outliving their actors', () => {
     const seq = client.lastSeq ?? 0;
     // More events in one turn of the event loop than the session's mailbox (20) holds.
     for (let index = 0; index < 40; index += 1) {
-      server.node.system.deliverFanOut([sessionId], { event: 'TYPING_START', dataJson: `{"n":${index}}`, intent: 0 });
+      void server.node.system.deliverFanOut([sessionId], {
+        event: 'TYPING_START',
+        dataJson: `{"n":${index}}`,
+        intent: 0,
+      });
     }
     await client.waitFor('op 7 Reconnect', (frame) => frame.op === 7);
     assert.equal((await client.closed).code, 4000);
