@@ -140,8 +140,8 @@ describe('security: abusive bodies are refused cheaply and do not stall other cl
     const underAbuse = percentile(await latencies(200), 99);
     abusing = false;
     const sent = await abuser;
-    // Before the bounds, others waited up to 8-25 s; a stall of even 60 ms per abusive request would show.
-    assert.ok(underAbuse < Math.max(60, 5 * quiet), `p99 ${underAbuse.toFixed(1)} ms vs ${quiet.toFixed(1)} quiet`);
+    // Before the bounds, others waited up to 8-25 s; any stall of that order shows; the bound leaves room for a busy shared machine.
+    assert.ok(underAbuse < Math.max(250, 5 * quiet), `p99 ${underAbuse.toFixed(1)} ms vs ${quiet.toFixed(1)} quiet`);
     assert.ok(sent >= abuses.length);
   });
 });
