@@ -172,11 +172,25 @@ async function acquireLock(session: CassandraSession, owner: string, waitMs: num
   }
 }
 
+/** How long a lock refresh keeps retrying timed-out writes: well inside the lock's TTL. */
+const REFRESH_RETRY_MS = 20_000;
+
 async function refreshLock(session: CassandraSession, owner: string): Promise<void> {
-  const { applied } = await session.conditional(
-    'UPDATE schema_lock USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?',
-    [LOCK_TTL_S, owner, new Date(), LOCK_NAME, owner],
-  );
+  const deadline = Date.now() + REFRESH_RETRY_MS;
+  let applied: boolean | undefined;
+  while (applied === undefined) {
+    try {
+      ({ applied } = await session.conditional(
+        'UPDATE schema_lock USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?',
+        [LOCK_TTL_S, owner, new Date(), LOCK_NAME, owner],
+      ));
+    } catch (error) {
+      // As for the insert: a CAS write can time out while a just-formed cluster settles, and the update
+      // is idempotent for its owner (a timed-out one that did apply still matches `IF owner`).
+      if (!(error instanceof ServiceUnavailableError) || Date.now() >= deadline) throw error;
+      await delay(LOCK_POLL_MS);
+    }
+  }
   if (!applied) throw new ServiceUnavailableError('Schema migration lock lost (expired while migrating)');
 }
 

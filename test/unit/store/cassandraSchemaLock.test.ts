@@ -9,8 +9,12 @@ const MIGRATIONS: Migration[] = [
   { version: 1, name: 'one table', statements: ['CREATE TABLE t (id int PRIMARY KEY)'] },
 ];
 
-/** A session whose first lock insert times out the way a settling cluster's Paxos round does. */
-function settlingSession(): { session: CassandraSession; recorded: number[]; lockAttempts: () => number } {
+/** A session whose first lock insert (or, with `statement`, another lock statement) times out as a settling cluster's Paxos round does. */
+function settlingSession(statement = 'INSERT INTO schema_lock'): {
+  session: CassandraSession;
+  recorded: number[];
+  lockAttempts: () => number;
+} {
   const recorded: number[] = [];
   let attempts = 0;
   const fake = {
@@ -21,7 +25,7 @@ function settlingSession(): { session: CassandraSession; recorded: number[]; loc
       return Promise.resolve();
     },
     conditional: (query: string) => {
-      if (query.startsWith('INSERT INTO schema_lock')) {
+      if (query.startsWith(statement)) {
         attempts += 1;
         if (attempts === 1) return Promise.reject(new ServiceUnavailableError('CAS write timeout'));
       }
@@ -34,6 +38,19 @@ function settlingSession(): { session: CassandraSession; recorded: number[]; loc
 describe('migrateKeyspace on a cluster that is still settling', () => {
   it('tries the migration lock again after a lightweight-transaction timeout, then migrates', async () => {
     const { session, recorded, lockAttempts } = settlingSession();
+    const applied = await migrateKeyspace(session, {
+      keyspace: 'settling',
+      replicationFactor: 3,
+      migrations: MIGRATIONS,
+      lockWaitMs: 5_000,
+    });
+    assert.deepEqual(applied, [1]);
+    assert.deepEqual(recorded, [1]);
+    assert.equal(lockAttempts(), 2);
+  });
+
+  it('tries a lock refresh again after a lightweight-transaction timeout, then migrates', async () => {
+    const { session, recorded, lockAttempts } = settlingSession('UPDATE schema_lock');
     const applied = await migrateKeyspace(session, {
       keyspace: 'settling',
       replicationFactor: 3,
