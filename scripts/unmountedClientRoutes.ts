@@ -1,5 +1,5 @@
-// `npx tsx scripts/unmountedClientRoutes.ts [routes.tsv]`: which routes real clients call (shared
-// docs/client-routes.tsv: METHOD, PATH, ...) Chorus does not mount. Starts an embedded node, calls every
+// `npx tsx scripts/unmountedClientRoutes.ts [routes.tsv]`: which routes real clients call
+// (docs/client-routes.tsv: METHOD, PATH, ...) Chorus does not mount. Starts an embedded node, calls every
 // route once with a fresh user's token and placeholder ids, and lists those answered with the
 // unknown-route 404 (`code: 0`) or a 5xx. CDN paths with made-up ids also 404 with code 0: read those
 // rows knowing the ids are fake.
@@ -16,7 +16,7 @@ function samplePath(path: string): string {
   });
 }
 
-const file = process.argv[2] ?? new URL('../../shared/docs/client-routes.tsv', import.meta.url).pathname;
+const file = process.argv[2] ?? new URL('../docs/client-routes.tsv', import.meta.url).pathname;
 const routes = readFileSync(file, 'utf8').trim().split('\n').slice(1);
 const server = await startTestServer();
 try {
