@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readyShape } from './capabilities.js';
-import { userReady } from './userReady.js';
+import { guildsVerbatim, userReady } from './userReady.js';
 
 /** What READY is made of; JSON fields arrive serialized by the actors that own them. */
 export interface ReadyInput {
@@ -83,9 +83,10 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
     });
     return { ready: JSON.stringify(common), supplemental: undefined };
   }
+  const shape = readyShape(input.capabilities);
   const { fields, supplemental } = userReady({
     userId: input.userId,
-    shape: readyShape(input.capabilities),
+    shape,
     guildJsons: input.guildJsons,
     privateChannelsJson: input.privateChannelsJson,
     relationshipsJson: input.relationshipsJson,
@@ -104,7 +105,9 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
     tutorial: null,
     api_code_version: 0,
   });
-  return { ready: JSON.stringify(common), supplemental: supplemental && JSON.stringify(supplemental) };
+  const head = JSON.stringify(common);
+  const ready = guildsVerbatim(shape) ? `${head.slice(0, -1)},"guilds":[${input.guildJsons.join(',')}]}` : head;
+  return { ready, supplemental: supplemental && JSON.stringify(supplemental) };
 }
 
 /** The status in Identify.presence, 'online' when absent or not a status. */

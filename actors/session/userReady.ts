@@ -48,6 +48,15 @@ class UserList {
 }
 
 /**
+ * True when this shape leaves every guild object as its Guild actor serialized it (no bit that moves
+ * members, voice states or plain fields): READY then splices the guild JSON in rather than parsing
+ * and re-serializing tens of kilobytes per guild for every session that identifies.
+ */
+export function guildsVerbatim(shape: ReadyShape): boolean {
+  return !shape.dedupeUsers && !shape.prioritized && !shape.clientStateV2;
+}
+
+/**
  * READY's user-account fields shaped by the client's capabilities. DEDUPE_USER_OBJECTS adds the id
  * references Discord's client reads (`recipient_ids`, `user_id`) while keeping the embedded objects the
  * web clients read (Jank Client and Spacebar's client send the bit but read `recipients`, `user` and
@@ -79,7 +88,8 @@ export function userReady(parts: UserReadyParts): UserReady {
   const guildSettings = objects(parse(parts.guildSettingsJson)).filter((entry) => guildIds.has(entry['guild_id']));
 
   const fields: JsonObject = {
-    guilds: guilds.map((guild) => userGuild(guild, shape, 'ready')),
+    // Left out when the guilds go as the Guild actors serialized them (readyPayloads splices them in).
+    ...(guildsVerbatim(shape) ? {} : { guilds: guilds.map((guild) => userGuild(guild, shape, 'ready')) }),
     private_channels: privateChannels,
     relationships,
     users: users.all,
