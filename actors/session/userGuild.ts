@@ -88,13 +88,21 @@ export function mergedMember(member: MemberJson, guildId: string): JsonObject {
   return { ...member, user_id: userId, guild_id: guildId, id: userId };
 }
 
-/** A guild's members split into the session user's own member and the others, as merged_members entries. */
-export function splitMembers(guild: JsonObject, userId: string): { own: JsonObject[]; others: JsonObject[] } {
+/**
+ * A guild's members split into the session user's own member and the others, as merged_members entries
+ * (`withOthers` false: only the own member, when the shape sends no one else's).
+ */
+export function splitMembers(
+  guild: JsonObject,
+  userId: string,
+  withOthers = true,
+): { own: JsonObject[]; others: JsonObject[] } {
   const guildId = String(guild['id']);
   const own: JsonObject[] = [];
   const others: JsonObject[] = [];
   for (const member of guildMembers(guild)) {
-    (member.user?.id === userId ? own : others).push(mergedMember(member, guildId));
+    if (member.user?.id === userId) own.push(mergedMember(member, guildId));
+    else if (withOthers) others.push(mergedMember(member, guildId));
   }
   return { own, others };
 }

@@ -67,7 +67,8 @@ export function userReady(parts: UserReadyParts): UserReady {
   const { shape, userId } = parts;
   const users = new UserList(userId);
   const guilds = parts.guildJsons.map((json) => parse(json) as JsonObject);
-  const members = guilds.map((guild) => splitMembers(guild, userId));
+  // Other members go to merged_members only with DEDUPE_USER_OBJECTS (in READY or its supplement).
+  const members = guilds.map((guild) => splitMembers(guild, userId, shape.dedupeUsers));
   // Prioritized: only the user's own member now; without DEDUPE the guilds carry their members inline.
   const readyMembers = members.map(({ own, others }) =>
     shape.dedupeUsers && !shape.prioritized ? [...own, ...others] : own,
