@@ -1,5 +1,6 @@
 // Lint rules of STYLE S8: type-aware typescript-eslint, one-way import arrows, no enums, config only via loadConfig.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -13,6 +14,10 @@ export default tseslint.config(
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },
+    // Without a TypeScript resolver import-x cannot map `./x.js` to `./x.ts`, and the arrow rules below pass everything.
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json', alwaysTryTypes: true })],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
@@ -32,12 +37,52 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
+          // DESIGN's arrows (CONTRIBUTING "Layout and arrows", STYLE S1): http/gateway → cluster → actors → domain →
+          // proto/gen; store implements the actor ports; config imports option types only; src/main.ts and src/node
+          // compose everything; tests, bench and scripts are free.
           zones: [
-            { target: './actors', from: ['./cluster', './src/http', './src/gateway', './src/store', './src/config'] },
-            { target: './cluster', from: ['./src/http', './src/gateway', './src/store', './src/config'] },
-            { target: ['./src/http', './src/gateway'], from: ['./actors', './src/store'] },
-            { target: './src/domain', from: ['./actors', './cluster', './src/http', './src/gateway', './src/store'] },
-            { target: './src/store', from: ['./cluster', './src/http', './src/gateway'] },
+            {
+              target: './actors',
+              from: [
+                './cluster',
+                './src/http',
+                './src/gateway',
+                './src/store',
+                './src/config',
+                './src/node',
+                './src/main.ts',
+              ],
+            },
+            {
+              target: './cluster',
+              from: ['./src/http', './src/gateway', './src/store', './src/config', './src/node', './src/main.ts'],
+            },
+            {
+              target: ['./src/http', './src/gateway'],
+              from: ['./actors', './src/store', './src/node', './src/main.ts'],
+            },
+            {
+              target: './src/domain',
+              from: [
+                './actors',
+                './cluster',
+                './src/http',
+                './src/gateway',
+                './src/store',
+                './src/config',
+                './src/node',
+                './src/main.ts',
+              ],
+            },
+            {
+              target: './src/store',
+              from: ['./cluster', './src/http', './src/gateway', './src/config', './src/node', './src/main.ts'],
+            },
+            { target: './src/store', from: './actors', except: ['./runtime'] },
+            {
+              target: './src/config',
+              from: ['./src/http', './src/gateway', './src/store', './src/node', './src/main.ts'],
+            },
           ],
         },
       ],

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { ActorKind } from '../../../actors/runtime/ActorKind.js';
+import { ActorKind } from '../../../cluster/ActorSystem.js';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import { ForbiddenError } from '../../domain/errors.js';
 import { Permission } from '../../domain/permissions.js';

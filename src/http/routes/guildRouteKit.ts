@@ -1,4 +1,4 @@
-import { ActorKind } from '../../../actors/runtime/ActorKind.js';
+import { ActorKind } from '../../../cluster/ActorSystem.js';
 import type { ChannelLocation } from '../../../proto/gen/chorus/v1/channel.js';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import type { GuildCommand, GuildReply } from '../../../proto/gen/chorus/v1/guild.js';

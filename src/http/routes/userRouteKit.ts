@@ -1,4 +1,4 @@
-import { ActorKind } from '../../../actors/runtime/ActorKind.js';
+import { ActorKind } from '../../../cluster/ActorSystem.js';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import type { UserCommand, UserReply } from '../../../proto/gen/chorus/v1/user.js';
 import { ForbiddenError } from '../../domain/errors.js';

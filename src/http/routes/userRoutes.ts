@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { ActorKind } from '../../../actors/runtime/ActorKind.js';
+import { ActorKind } from '../../../cluster/ActorSystem.js';
 import { BadRequestError, MissingAccessError, ValidationError } from '../../domain/errors.js';
 import { PASSWORD_CHECK_MAX_LENGTH } from '../../schemas/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
