@@ -183,10 +183,12 @@ describe('cluster: gateway clients on other nodes than the REST call', function 
       open.push(client);
       await client.waitFor('op 10 Hello on a survivor', (frame) => frame.op === 10);
       client.send(6, { token: owner.token, session_id: held.sessionId, seq: held.seq });
+      const seen = held.client.dispatches<{ id: string }>('MESSAGE_CREATE').map((frame) => frame.d.id);
       await assertResumed(
         client,
         held.seq,
         missed.map((message) => message.id),
+        new Set(seen),
       );
     }
 
