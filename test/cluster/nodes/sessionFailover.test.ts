@@ -119,8 +119,13 @@ describe('cluster: sessions and guild subscriptions outlive the node hosting the
       dispatches.map((frame, index) => `${frame.t} #${seq + 1 + index}`),
       'the session goes on numbering where the client left it, without a gap',
     );
+    // At least once: the message delivered before the kill may come again (its fan-out is re-sent when
+    // the acknowledgement died with C), under a new sequence number; nothing posted meanwhile is missing.
     assert.deepEqual(
-      resumed.dispatches<{ id: string }>('MESSAGE_CREATE').map((frame) => frame.d.id),
+      resumed
+        .dispatches<{ id: string }>('MESSAGE_CREATE')
+        .map((frame) => frame.d.id)
+        .filter((id) => id !== before.id),
       missed.map((message) => message.id),
       'every message posted while C was dead arrives once, in order',
     );
