@@ -85,11 +85,3 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   const token = match ? match[1] : trimmed;
   return token === undefined || token === '' ? undefined : token;
 }
-
-/** The user id a token claims (unverified: only for routing the check to that user's actor). */
-export function tokenUserId(token: string): string | undefined {
-  const first = token.split('.')[0];
-  if (!first) return undefined;
-  const id = unb64(first);
-  return /^\d{1,20}$/.test(id) ? id : undefined;
-}

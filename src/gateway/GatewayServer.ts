@@ -48,12 +48,14 @@ export class GatewayServer {
     limiter: RateLimiter,
     /** The gateway URL at the origin an upgrade request used (READY.resume_gateway_url). */
     private readonly gatewayUrlOf: (request: IncomingMessage) => string,
+    /** Verifies token signatures before any actor is asked. */
+    tokenSecret: string,
   ) {
     this.#deps = {
       system,
       options,
       log,
-      starter: new SessionStarter({ system, options, limiter, log }),
+      starter: new SessionStarter({ system, options, limiter, log, tokenSecret }),
       release: (socketId) => this.#connections.delete(socketId),
     };
     this.#plainHttp = new PlainHttpUpgrades(server);

@@ -2,7 +2,7 @@ import { ActorKind, type ActorSystem } from '../../cluster/ActorSystem.js';
 import type { GatewayOptions } from '../config/Config.js';
 import { toAppError, UnauthorizedError } from '../domain/errors.js';
 import type { Logger } from '../domain/Logger.js';
-import { tokenUserId } from '../domain/tokens.js';
+import { verifyToken } from '../domain/tokens.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import type { IdentifyFields, Refusal } from './clientPayload.js';
 import { CloseCode } from './gatewayProtocol.js';
@@ -15,6 +15,8 @@ export interface SessionStarterDeps {
   /** Shared by the nodes of a cluster (Redis): a bot's shards may identify on different nodes. */
   readonly limiter: RateLimiter;
   readonly log: Logger;
+  /** Token signatures are checked here: a forged token never reaches (or activates) a User actor. */
+  readonly tokenSecret: string;
 }
 
 /** One Identify the connection hands over: the session id it chose, its socket and the checked fields. */
@@ -76,7 +78,7 @@ export class SessionStarter {
   }
 
   async #authenticate(token: string): Promise<{ readonly userId: string; readonly bot: boolean }> {
-    const userId = tokenUserId(token);
+    const userId = verifyToken(this.deps.tokenSecret, token)?.userId;
     if (userId === undefined) throw new UnauthorizedError('Authentication failed.');
     let reply;
     try {

@@ -103,8 +103,14 @@ export function assembleNode(
   listener.server.on('request', (request, response) => {
     void handle(request, response);
   });
-  const gateway = new GatewayServer(listener.server, system, config.gateway, log, backend.limiter, (request) =>
-    publicGatewayUrl(request, config.http, listener.url),
+  const gateway = new GatewayServer(
+    listener.server,
+    system,
+    config.gateway,
+    log,
+    backend.limiter,
+    (request) => publicGatewayUrl(request, config.http, listener.url),
+    backend.tokenSecret,
   );
   return { system, host, gateway };
 }

@@ -5,6 +5,7 @@ import type { ActorSystem } from '../../../cluster/ActorSystem.js';
 import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { createLogger } from '../../../src/domain/Logger.js';
+import { signToken } from '../../../src/domain/tokens.js';
 import { GatewayConnection } from '../../../src/gateway/GatewayConnection.js';
 import { SessionStarter } from '../../../src/gateway/SessionStarter.js';
 import { InMemoryRateLimiter, type RateLimiter } from '../../../src/http/RateLimiter.js';
@@ -47,17 +48,22 @@ class FakeSocket extends EventEmitter {
 function fakeSystem(identify: () => Promise<unknown> = () => Promise.resolve({})): {
   system: ActorSystem;
   told: SessionCommand[];
+  userAsks: () => number;
 } {
   const told: SessionCommand[] = [];
+  let userAsks = 0;
   const system = {
     nodeId: 'node@1',
-    ask: (kind: string) =>
-      kind === 'user'
-        ? Promise.resolve({ reply: { $case: 'authenticated', authenticated: { caller: { userId: '42', bot: true } } } })
-        : identify(),
+    ask: (kind: string) => {
+      if (kind !== 'user') return identify();
+      userAsks += 1;
+      return Promise.resolve({
+        reply: { $case: 'authenticated', authenticated: { caller: { userId: '42', bot: true } } },
+      });
+    },
     tell: (_kind: string, _key: string, command: SessionCommand) => told.push(command),
   } as unknown as ActorSystem;
-  return { system, told };
+  return { system, told, userAsks: () => userAsks };
 }
 
 const OPTIONS = {
@@ -69,8 +75,9 @@ const OPTIONS = {
   sessionStartLimit: 10,
   identifyTimeoutMs: 1_000,
 };
-/** A token of user 42 (its first part is the user id, base64url). */
-const TOKEN = `${Buffer.from('42').toString('base64url')}.b.c`;
+const SECRET = 'gateway-test-secret';
+/** A token of user 42, signed with the starter's key. */
+const TOKEN = signToken(SECRET, { userId: '42', generation: 0, issuedAtMs: 0 });
 const IDENTIFY = { op: 2, d: { token: TOKEN, properties: { os: 'x' } } };
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -80,7 +87,7 @@ function connect(
 ): { socket: FakeSocket; connection: GatewayConnection } {
   const socket = new FakeSocket();
   const log = createLogger('silent');
-  const starter = new SessionStarter({ system, options: OPTIONS, limiter, log });
+  const starter = new SessionStarter({ system, options: OPTIONS, limiter, log, tokenSecret: SECRET });
   const deps = { system, options: OPTIONS, log, starter, release: () => undefined };
   const connection = new GatewayConnection(
     socket as unknown as WebSocket,
@@ -157,6 +164,15 @@ describe('GatewayConnection', () => {
     assert.equal(socket.closedWith, 4004);
     await settle();
     assert.equal(detachOf(told), undefined);
+  });
+
+  it('closes 4004 for a token whose signature is wrong, without asking any actor', async () => {
+    const { system, userAsks } = fakeSystem();
+    const { socket } = connect(system);
+    socket.receive({ op: 2, d: { token: `${Buffer.from('42').toString('base64url')}.b.c`, properties: { os: 'x' } } });
+    await settle();
+    assert.equal(socket.closedWith, 4004);
+    assert.equal(userAsks(), 0);
   });
 
   it('answers a second Identify of the user in the same bucket and window with op 9 d:false, starting nothing', async () => {
