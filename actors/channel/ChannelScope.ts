@@ -10,7 +10,8 @@ import { AccessCache } from './AccessCache.js';
 import { AuthorSnapshots } from './AuthorSnapshots.js';
 import { requireCaller, viewAccess, type Access } from './channelAccess.js';
 import { recipientUsers } from './channelJson.js';
-import { emit, type EventFamily } from './channelEvents.js';
+import { emit } from './channelEvents.js';
+import type { GatedEvent } from '../../src/domain/intents.js';
 import { DispatchOutbox, redispatchUnflushed } from './dispatchOutbox.js';
 import { authorOf, messageJson } from './messageJson.js';
 import { NONCE_WINDOW_MS, NonceCache } from './NonceCache.js';
@@ -113,8 +114,8 @@ export class ChannelScope {
   }
 
   /** Sends an event to whoever may see this channel (see channelEvents.emit). */
-  emit(event: string, dataJson: string, family: EventFamily): void {
-    emit(this.ctx, this.channel, event, dataJson, family);
+  emit(event: GatedEvent, dataJson: string): void {
+    emit(this.ctx, this.channel, event, dataJson);
   }
 
   /**

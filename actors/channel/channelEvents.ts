@@ -1,41 +1,24 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
+import { intentOf, type GatedEvent } from '../../src/domain/intents.js';
 import { withJsonFields } from './messageJson.js';
-
-/** Gateway intents as `bit index + 1` (0 = not gated), per event family, for guild channels and DMs. */
-const INTENTS = {
-  messages: { guild: 10, dm: 13 }, // GUILD_MESSAGES 1<<9, DIRECT_MESSAGES 1<<12
-  reactions: { guild: 11, dm: 14 }, // GUILD_MESSAGE_REACTIONS 1<<10, DIRECT_MESSAGE_REACTIONS 1<<13
-  typing: { guild: 12, dm: 15 }, // GUILD_MESSAGE_TYPING 1<<11, DIRECT_MESSAGE_TYPING 1<<14
-  pins: { guild: 1, dm: 13 }, // CHANNEL_PINS_UPDATE: GUILDS 1<<0 in guilds, DIRECT_MESSAGES in DMs
-  channels: { guild: 1, dm: 0 }, // CHANNEL_CREATE
-  webhooks: { guild: 6, dm: 0 }, // WEBHOOKS_UPDATE: GUILD_WEBHOOKS 1<<5
-} as const;
-
-/** Which intent gates an event. */
-export type EventFamily = keyof typeof INTENTS;
 
 /**
  * Sends an event to everyone who may see the channel: a guild channel's event goes to its Guild
- * (which filters sessions by VIEW_CHANNEL and intents), a DM's to each recipient's User actor. The
- * payload is serialized once by the caller; the same DispatchEvent goes to every target.
+ * (which filters sessions by VIEW_CHANNEL and intents), a DM's to each recipient's User actor, gated
+ * by the intent the event needs there (src/domain/intents.ts). The payload is serialized once by the
+ * caller; the same DispatchEvent goes to every target.
  */
-export function emit(
-  ctx: ActorContext,
-  channel: ChannelRecord,
-  event: string,
-  dataJson: string,
-  family: EventFamily,
-): void {
+export function emit(ctx: ActorContext, channel: ChannelRecord, event: GatedEvent, dataJson: string): void {
   if (channel.guild_id !== null) {
-    const dispatch: DispatchEvent = { event, dataJson, intent: INTENTS[family].guild };
+    const dispatch: DispatchEvent = { event, dataJson, intent: intentOf(event, 'guild') };
     ctx.tell('guild', channel.guild_id, {
       command: { $case: 'dispatch', dispatch: { event: dispatch, channelId: channel.id, userId: '' } },
     });
     return;
   }
-  const dispatch: DispatchEvent = { event, dataJson, intent: INTENTS[family].dm };
+  const dispatch: DispatchEvent = { event, dataJson, intent: intentOf(event, 'dm') };
   for (const userId of new Set(channel.recipient_ids)) tellUser(ctx, userId, dispatch);
 }
 

@@ -77,7 +77,7 @@ export async function redispatch(
 ): Promise<void> {
   // As it was created: a new message has no reactions yet.
   const json = { ...(rendered ?? (await scope.render([record], record.author_id))[0]), reactions: [] };
-  scope.emit('MESSAGE_CREATE', messageEventJson(scope.channel, JSON.stringify(json), memberJson), 'messages');
+  scope.emit('MESSAGE_CREATE', messageEventJson(scope.channel, JSON.stringify(json), memberJson));
   scope.ctx.log.info('message_redispatched', { message_id: record.id, reason });
 }
 

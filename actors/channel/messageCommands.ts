@@ -91,7 +91,7 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget, a
   record.edited_timestamp = new Date(scope.ctx.clock.now()).toISOString();
   await scope.messages.update(record);
   const [rendered] = await scope.render([record], access.userId);
-  scope.emit('MESSAGE_UPDATE', eventJson(scope, JSON.stringify(forUpdateEvent(rendered)), access), 'messages');
+  scope.emit('MESSAGE_UPDATE', eventJson(scope, JSON.stringify(forUpdateEvent(rendered)), access));
   return jsonReply(JSON.stringify(rendered));
 }
 
@@ -109,7 +109,7 @@ export async function deleteMessage(scope: ChannelScope, request: MessageTarget,
   await scope.messages.delete(scope.channel.id, [record.id]);
   if (record.pinned && scope.pinCount !== undefined) scope.pinCount -= 1;
   const data = withGuildId(scope.channel, { id: record.id, channel_id: scope.channel.id });
-  scope.emit('MESSAGE_DELETE', JSON.stringify(data), 'messages');
+  scope.emit('MESSAGE_DELETE', JSON.stringify(data));
   return EMPTY_REPLY;
 }
 
@@ -140,7 +140,7 @@ export async function bulkDelete(scope: ChannelScope, request: ChannelBodyReques
   await scope.messages.delete(scope.channel.id, ids);
   scope.pinCount = undefined; // some may have been pinned: recount on the next pin
   const data = withGuildId(scope.channel, { ids, channel_id: scope.channel.id });
-  scope.emit('MESSAGE_DELETE_BULK', JSON.stringify(data), 'messages');
+  scope.emit('MESSAGE_DELETE_BULK', JSON.stringify(data));
   return EMPTY_REPLY;
 }
 

@@ -157,7 +157,7 @@ export async function storeMessage(
     }),
   );
   by.beforeDispatch?.();
-  scope.emit('MESSAGE_CREATE', eventJson(scope, json, access), 'messages');
+  scope.emit('MESSAGE_CREATE', eventJson(scope, json, access));
   return { json, record };
 }
 

@@ -52,12 +52,12 @@ async function setPinned(scope: ChannelScope, request: MessageTarget, pinned: bo
   if (pinned) scope.notePin(now);
   else if (scope.pinCount === 0) scope.notePin(null);
   const message = JSON.stringify(forUpdateEvent(messageJson(record, { userOf: (id) => scope.users.get(id) })));
-  scope.emit('MESSAGE_UPDATE', eventJson(scope, message, access), 'messages');
+  scope.emit('MESSAGE_UPDATE', eventJson(scope, message, access));
   const pins = withGuildId(scope.channel, {
     channel_id: scope.channel.id,
     last_pin_timestamp: scope.channel.last_pin_timestamp,
   });
-  scope.emit('CHANNEL_PINS_UPDATE', JSON.stringify(pins), 'pins');
+  scope.emit('CHANNEL_PINS_UPDATE', JSON.stringify(pins));
   return EMPTY_REPLY;
 }
 
@@ -98,11 +98,7 @@ export async function typing(scope: ChannelScope, request: ChannelBodyRequest): 
       timestamp: Math.floor(scope.ctx.clock.now() / 1000),
     }),
   );
-  scope.emit(
-    'TYPING_START',
-    access.memberJson === '' ? data : withJsonFields(data, { member: access.memberJson }),
-    'typing',
-  );
+  scope.emit('TYPING_START', access.memberJson === '' ? data : withJsonFields(data, { member: access.memberJson }));
   return EMPTY_REPLY;
 }
 

@@ -71,7 +71,7 @@ export async function addReaction(scope: ChannelScope, request: ReactionTarget):
     }),
   );
   const withMember = access.memberJson === '' ? data : withJsonFields(data, { member: access.memberJson });
-  scope.emit('MESSAGE_REACTION_ADD', withMember, 'reactions');
+  scope.emit('MESSAGE_REACTION_ADD', withMember);
   return EMPTY_REPLY;
 }
 
@@ -101,7 +101,7 @@ export async function removeReaction(scope: ChannelScope, request: ReactionTarge
     burst: false,
     type: 0,
   });
-  scope.emit('MESSAGE_REACTION_REMOVE', JSON.stringify(data), 'reactions');
+  scope.emit('MESSAGE_REACTION_REMOVE', JSON.stringify(data));
   return EMPTY_REPLY;
 }
 
@@ -139,7 +139,7 @@ export async function removeAllReactions(scope: ChannelScope, request: ReactionT
   if (request.emoji === '') {
     await scope.messages.removeReactions(scope.channel.id, record.id);
     if (existing.length > 0)
-      scope.emit('MESSAGE_REACTION_REMOVE_ALL', JSON.stringify(withGuildId(scope.channel, base)), 'reactions');
+      scope.emit('MESSAGE_REACTION_REMOVE_ALL', JSON.stringify(withGuildId(scope.channel, base)));
     return EMPTY_REPLY;
   }
   const emoji = parseEmoji(request.emoji);
@@ -148,7 +148,7 @@ export async function removeAllReactions(scope: ChannelScope, request: ReactionT
   const [first] = keys;
   if (first !== undefined) {
     const data = withGuildId(scope.channel, { ...base, emoji: eventEmoji(first, emoji) });
-    scope.emit('MESSAGE_REACTION_REMOVE_EMOJI', JSON.stringify(data), 'reactions');
+    scope.emit('MESSAGE_REACTION_REMOVE_EMOJI', JSON.stringify(data));
   }
   return EMPTY_REPLY;
 }

@@ -49,11 +49,7 @@ export function webhookJson(webhook: WebhookRecord, view: { token: boolean; user
 
 /** WEBHOOKS_UPDATE to the guild's sessions with GUILD_WEBHOOKS (Discord sends only the ids). */
 function webhooksUpdated(scope: ChannelScope): void {
-  scope.emit(
-    'WEBHOOKS_UPDATE',
-    JSON.stringify(withGuildId(scope.channel, { channel_id: scope.channel.id })),
-    'webhooks',
-  );
+  scope.emit('WEBHOOKS_UPDATE', JSON.stringify(withGuildId(scope.channel, { channel_id: scope.channel.id })));
 }
 
 /** POST /channels/{id}/webhooks: MANAGE_WEBHOOKS; at most 15 per channel (30007). */

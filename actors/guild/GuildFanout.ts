@@ -1,15 +1,5 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
-
-/** Gateway intents as DispatchEvent.intent carries them: bit index + 1 (docs/gateway.md §12); 0 = not gated. */
-export const Intent = {
-  NONE: 0,
-  GUILDS: 1,
-  GUILD_MEMBERS: 2,
-  GUILD_MODERATION: 3,
-  GUILD_EXPRESSIONS: 4,
-  GUILD_INVITES: 7,
-  GUILD_MESSAGES: 10,
-} as const;
+import { allowsDispatch, intentOf, type GatedEvent } from '../../src/domain/intents.js';
 
 /** A session subscribed to the guild's dispatches. */
 export interface Subscription {
@@ -17,14 +7,12 @@ export interface Subscription {
   readonly intents: bigint;
 }
 
-/** True when a session that asked for `intents` receives an event gated by `intent`. */
-export function intentAllows(intents: bigint, intent: number): boolean {
-  return intent === 0 || ((intents >> BigInt(intent - 1)) & 1n) === 1n;
-}
-
-/** Builds a dispatch: the payload is serialized here, once, and shared by every receiving session. */
-export function dispatchEvent(event: string, data: unknown, intent: number): DispatchEvent {
-  return { event, dataJson: JSON.stringify(data), intent };
+/**
+ * Builds a guild dispatch, gated by the intent the event needs in a guild (src/domain/intents.ts):
+ * the payload is serialized here, once, and shared by every receiving session.
+ */
+export function dispatchEvent(event: GatedEvent, data: unknown): DispatchEvent {
+  return { event, dataJson: JSON.stringify(data), intent: intentOf(event, 'guild') };
 }
 
 /**
@@ -86,7 +74,7 @@ export class GuildFanout {
     const own: string[] = [];
     for (const [sessionId, { userId, intents }] of this.#sessions) {
       const always = userId === alwaysUserId && event.intent !== 0;
-      if (!always && !intentAllows(intents, event.intent)) continue;
+      if (!always && !allowsDispatch(intents, event.intent)) continue;
       let allowed = verdicts.get(userId);
       if (allowed === undefined) {
         allowed = audience(userId);
@@ -102,7 +90,7 @@ export class GuildFanout {
   sendTo(sessionIds: readonly string[], event: DispatchEvent): void {
     const targets = sessionIds.filter((id) => {
       const subscription = this.#sessions.get(id);
-      return subscription !== undefined && intentAllows(subscription.intents, event.intent);
+      return subscription !== undefined && allowsDispatch(subscription.intents, event.intent);
     });
     if (targets.length > 0) this.fanOut(targets, event);
   }

@@ -7,7 +7,8 @@ import { ActorKind } from '../runtime/ActorKind.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
-import { GuildFanout, Intent, dispatchEvent } from './GuildFanout.js';
+import { GuildFanout, dispatchEvent } from './GuildFanout.js';
+import type { GatedEvent } from '../../src/domain/intents.js';
 import type { GuildState } from './GuildState.js';
 import { GuildSubscriptions } from './GuildSubscriptions.js';
 import { canView } from './guildPermissions.js';
@@ -91,15 +92,18 @@ export class GuildRuntime {
     return new Date(this.ctx.clock.now()).toISOString();
   }
 
-  /** Dispatches to every subscribed session whose intents allow it and whose user passes `audience`. */
-  emit(name: string, data: unknown, intent: number, audience?: (userId: string) => boolean, alwaysUserId = ''): void {
-    this.fanout.send(dispatchEvent(name, data, intent), audience, alwaysUserId);
+  /**
+   * Dispatches to every subscribed session whose intents allow it (the intent `name` needs in a
+   * guild, src/domain/intents.ts) and whose user passes `audience`.
+   */
+  emit(name: GatedEvent, data: unknown, audience?: (userId: string) => boolean, alwaysUserId = ''): void {
+    this.fanout.send(dispatchEvent(name, data), audience, alwaysUserId);
   }
 
   /** Dispatches to the sessions whose user may view the channel. */
-  emitInChannel(name: string, data: unknown, intent: number, channelId: string): void {
+  emitInChannel(name: GatedEvent, data: unknown, channelId: string): void {
     const state = this.state;
-    this.emit(name, data, intent, (userId) => canView(state, userId, channelId));
+    this.emit(name, data, (userId) => canView(state, userId, channelId));
   }
 
   /** Subscribed users who can view the channel now (taken before a change, for emitChannelChange). */
@@ -118,9 +122,9 @@ export class GuildRuntime {
     const state = this.state;
     const json = channelJson(channel);
     const seesNow = (userId: string): boolean => canView(state, userId, channel.id);
-    this.emit('CHANNEL_UPDATE', json, Intent.GUILDS, (u) => viewersBefore.has(u) && seesNow(u));
-    this.emit('CHANNEL_CREATE', json, Intent.GUILDS, (u) => !viewersBefore.has(u) && seesNow(u));
-    this.emit('CHANNEL_DELETE', json, Intent.GUILDS, (u) => viewersBefore.has(u) && !seesNow(u));
+    this.emit('CHANNEL_UPDATE', json, (u) => viewersBefore.has(u) && seesNow(u));
+    this.emit('CHANNEL_CREATE', json, (u) => !viewersBefore.has(u) && seesNow(u));
+    this.emit('CHANNEL_DELETE', json, (u) => viewersBefore.has(u) && !seesNow(u));
   }
 
   /**

@@ -14,7 +14,6 @@ import type {
   ChannelReorderBody,
 } from '../../src/schemas/channel.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import { checkParent, modifiedChannel, newChannelRecord, nextPosition } from './guildChannelModel.js';
@@ -82,7 +81,7 @@ export async function createChannel(rt: GuildRuntime, request: GuildBodyRequest)
   checkParent(state, channel.parent_id, channel.type);
   await rt.stores.channels.save(channel);
   state.putChannel(channel);
-  rt.emitInChannel('CHANNEL_CREATE', channelJson(channel), Intent.GUILDS, channel.id);
+  rt.emitInChannel('CHANNEL_CREATE', channelJson(channel), channel.id);
   return jsonReply(channelJson(channel));
 }
 
@@ -148,7 +147,7 @@ export async function deleteChannel(rt: GuildRuntime, target: ChannelTarget): Pr
   const viewers = rt.viewersOf(channel.id);
   await rt.stores.channels.delete(channel.id);
   state.dropChannel(channel.id);
-  rt.emit('CHANNEL_DELETE', channelJson(channel), Intent.GUILDS, (userId) => viewers.has(userId));
+  rt.emit('CHANNEL_DELETE', channelJson(channel), (userId) => viewers.has(userId));
   rt.tellChannelChanged(channel.id, undefined);
   for (const child of [...state.channels.values()].filter((c) => c.parent_id === channel.id)) {
     const childViewers = rt.viewersOf(child.id);
@@ -165,7 +164,7 @@ export async function deleteChannel(rt: GuildRuntime, target: ChannelTarget): Pr
     for (const key of pointing) guild.fields[key] = null;
     await rt.stores.guilds.saveGuild(guild);
     state.guild = guild;
-    rt.emit('GUILD_UPDATE', guildJson(state), Intent.GUILDS);
+    rt.emit('GUILD_UPDATE', guildJson(state));
   }
   return jsonReply(channelJson(channel));
 }

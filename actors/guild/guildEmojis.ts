@@ -1,7 +1,6 @@
 import type { CreateEmoji, ExpressionTarget, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import type { EmojiCreateBody, EmojiModifyBody } from '../../src/schemas/guild.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -50,11 +49,7 @@ function restJson(state: GuildState, actorId: string, emoji: EmojiRecord): Recor
 async function saveEmojis(rt: GuildRuntime, emojis: EmojiRecord[]): Promise<void> {
   await saveGuildField(rt, 'emojis', emojis);
   const state = rt.state;
-  rt.emit(
-    'GUILD_EMOJIS_UPDATE',
-    { guild_id: state.id, emojis: guildEmojisJson(state.guild) },
-    Intent.GUILD_EXPRESSIONS,
-  );
+  rt.emit('GUILD_EMOJIS_UPDATE', { guild_id: state.id, emojis: guildEmojisJson(state.guild) });
 }
 
 /** list_emojis (members). */

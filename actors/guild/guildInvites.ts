@@ -11,7 +11,6 @@ import { isIndexKey } from '../../src/domain/codeIndex.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
 import type { InviteCreateBody } from '../../src/schemas/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -68,7 +67,7 @@ async function removeInvite(rt: GuildRuntime, invite: InviteRecord): Promise<voi
   const state = rt.state;
   await rt.stores.guilds.deleteInvite(invite.code);
   const data = { channel_id: invite.channel_id, guild_id: state.id, code: invite.code };
-  rt.emit('INVITE_DELETE', data, Intent.GUILD_INVITES, (userId) => managesChannel(state, userId, invite.channel_id));
+  rt.emit('INVITE_DELETE', data, (userId) => managesChannel(state, userId, invite.channel_id));
 }
 
 function managesChannel(state: GuildState, userId: string, channelId: string): boolean {
@@ -113,7 +112,7 @@ export async function createInvite(rt: GuildRuntime, target: ChannelTarget): Pro
       if (error instanceof ConflictError && attempt < CODE_ATTEMPTS) continue;
       throw error;
     }
-    rt.emit('INVITE_CREATE', inviteCreateEventJson(state, invite), Intent.GUILD_INVITES, (userId) =>
+    rt.emit('INVITE_CREATE', inviteCreateEventJson(state, invite), (userId) =>
       managesChannel(state, userId, channel.id),
     );
     return jsonReply(inviteJson(state, invite));

@@ -5,7 +5,6 @@ import type { GuildCreateBody, GuildUpdateBody } from '../../src/schemas/guild.j
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import { replacedImageKeys, type HashedImageFolder } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
@@ -207,7 +206,7 @@ export async function updateGuild(rt: GuildRuntime, request: GuildBodyRequest): 
   state.guild = guild;
   if (ownerChanged) rt.permissionsChanged();
   const json = guildJson(state);
-  rt.emit('GUILD_UPDATE', json, Intent.GUILDS);
+  rt.emit('GUILD_UPDATE', json);
   await rt.deleteImages([
     ...replacedImageKeys('icons', state.id, before.icon, guild.icon),
     ...Object.entries(IMAGE_FIELDS).flatMap(([field, folder]) =>
@@ -224,7 +223,7 @@ export async function deleteGuild(rt: GuildRuntime, request: GuildRequest): Prom
   requireMember(state, actorId);
   if (actorId !== state.ownerId) throw new MissingPermissionsError('OWNER');
   await rt.stores.guilds.deleteGuild(state.id);
-  rt.emit('GUILD_DELETE', { id: state.id }, Intent.GUILDS);
+  rt.emit('GUILD_DELETE', { id: state.id });
   await rt.subscriptions.clear();
   for (const userId of state.members.keys()) rt.tellUser(userId, false);
   for (const channelId of state.channels.keys()) rt.tellChannelChanged(channelId, undefined);

@@ -4,7 +4,6 @@ import { ALL_PERMISSIONS, Permission, hasAll } from '../../src/domain/permission
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import type { MemberChangeBody } from '../../src/schemas/guild.js';
 import type { MemberRecord, RoleRecord } from '../runtime/ports/records.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -49,7 +48,7 @@ export async function saveMember(rt: GuildRuntime, member: MemberRecord): Promis
   const state = rt.state;
   await rt.stores.guilds.saveMember(member);
   state.members.set(member.user_id, member);
-  rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, member), Intent.GUILD_MEMBERS, undefined, member.user_id);
+  rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, member), undefined, member.user_id);
   rt.memberChanged(member.user_id);
 }
 

@@ -2,7 +2,7 @@ import type { AddMember, AuthorizeBot, GuildReply, MemberTarget } from '../../pr
 import { BadRequestError, ForbiddenError, MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
 import { Permission, parsePermissions } from '../../src/domain/permissions.js';
 import type { MemberRecord, RoleRecord } from '../runtime/ports/records.js';
-import { Intent, dispatchEvent } from './GuildFanout.js';
+import { dispatchEvent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -44,7 +44,7 @@ export async function admitMember(
   const member = newMember(state.id, userId, user, rt.nowIso());
   await rt.stores.guilds.saveMember(member);
   state.members.set(userId, member);
-  rt.emit('GUILD_MEMBER_ADD', memberEventJson(state.id, member), Intent.GUILD_MEMBERS);
+  rt.emit('GUILD_MEMBER_ADD', memberEventJson(state.id, member));
   rt.tellUser(userId, true);
   rt.memberChanged(userId); // a channel may hold their snapshot as a non-member
   return member;
@@ -58,12 +58,9 @@ export async function dropMember(rt: GuildRuntime, member: MemberRecord): Promis
   const state = rt.state;
   await rt.stores.guilds.deleteMember(state.id, member.user_id);
   state.members.delete(member.user_id);
-  rt.fanout.sendTo(
-    rt.fanout.sessionsOf(member.user_id),
-    dispatchEvent('GUILD_DELETE', { id: state.id }, Intent.GUILDS),
-  );
+  rt.fanout.sendTo(rt.fanout.sessionsOf(member.user_id), dispatchEvent('GUILD_DELETE', { id: state.id }));
   await rt.subscriptions.unsubscribeUser(member.user_id);
-  rt.emit('GUILD_MEMBER_REMOVE', { guild_id: state.id, user: member.user }, Intent.GUILD_MEMBERS);
+  rt.emit('GUILD_MEMBER_REMOVE', { guild_id: state.id, user: member.user });
   rt.tellUser(member.user_id, false);
   rt.memberChanged(member.user_id);
 }
@@ -133,7 +130,7 @@ export async function authorizeBot(rt: GuildRuntime, command: AuthorizeBot): Pro
     member = { ...member, roles: [role.id] };
     await rt.stores.guilds.saveMember(member);
     state.members.set(botId, member);
-    rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, member), Intent.GUILD_MEMBERS, undefined, botId);
+    rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, member), undefined, botId);
     rt.memberChanged(botId);
   }
   return jsonReply(memberJson(member));

@@ -9,7 +9,6 @@ import { MissingPermissionsError, UnknownEntityError, ValidationError } from '..
 import { Permission } from '../../src/domain/permissions.js';
 import type { BanCreateBody } from '../../src/schemas/guild.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -59,7 +58,7 @@ export async function putBan(rt: GuildRuntime, target: BanTarget): Promise<Guild
   const ban: BanEntry = { user, reason: body.reason ?? null };
   await saveBans(rt, { ...bansOf(state), [target.userId]: ban });
   if (member) await dropMember(rt, member);
-  rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user }, Intent.GUILD_MODERATION, (u) => seesBans(state, u));
+  rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user }, (u) => seesBans(state, u));
   return emptyReply();
 }
 
@@ -70,9 +69,7 @@ export async function deleteBan(rt: GuildRuntime, target: MemberTarget): Promise
   const { [target.userId]: ban, ...rest } = bansOf(state);
   if (!ban) throw new UnknownEntityError('ban');
   await saveBans(rt, rest);
-  rt.emit('GUILD_BAN_REMOVE', { guild_id: state.id, user: ban.user }, Intent.GUILD_MODERATION, (u) =>
-    seesBans(state, u),
-  );
+  rt.emit('GUILD_BAN_REMOVE', { guild_id: state.id, user: ban.user }, (u) => seesBans(state, u));
   return emptyReply();
 }
 

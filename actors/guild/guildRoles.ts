@@ -16,7 +16,6 @@ import type { RoleModifyBody, RolePositionUpdateBody } from '../../src/schemas/g
 import type { RoleRecord } from '../runtime/ports/records.js';
 import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -67,7 +66,7 @@ async function saveMoved(rt: GuildRuntime, moved: readonly RoleRecord[]): Promis
     await rt.stores.guilds.saveRole(role);
     state.putRole(role);
   }
-  for (const role of moved) rt.emit('GUILD_ROLE_UPDATE', { guild_id: state.id, role: roleJson(role) }, Intent.GUILDS);
+  for (const role of moved) rt.emit('GUILD_ROLE_UPDATE', { guild_id: state.id, role: roleJson(role) });
 }
 
 /** Stores a new role just above @everyone, as Discord creates them: every other role moves up by one. */
@@ -80,7 +79,7 @@ export async function insertRoleAtBottom(rt: GuildRuntime, role: RoleRecord): Pr
   role.position = 1;
   await rt.stores.guilds.saveRole(role);
   state.putRole(role);
-  rt.emit('GUILD_ROLE_CREATE', { guild_id: state.id, role: roleJson(role) }, Intent.GUILDS);
+  rt.emit('GUILD_ROLE_CREATE', { guild_id: state.id, role: roleJson(role) });
   await saveMoved(rt, shifted);
 }
 
@@ -146,7 +145,7 @@ export async function updateRole(rt: GuildRuntime, target: RoleTarget): Promise<
   }
   await rt.stores.guilds.saveRole(role);
   state.putRole(role);
-  rt.emit('GUILD_ROLE_UPDATE', { guild_id: state.id, role: roleJson(role) }, Intent.GUILDS);
+  rt.emit('GUILD_ROLE_UPDATE', { guild_id: state.id, role: roleJson(role) });
   if (body.position !== undefined && !isEveryone && body.position !== role.position) {
     await moveRoles(rt, actorId, [{ id: role.id, position: body.position }]);
   }
@@ -180,7 +179,7 @@ export async function deleteRole(rt: GuildRuntime, target: RoleTarget): Promise<
     rt.emitChannelChange(next, viewers);
     rt.tellChannelChanged(next.id, next);
   }
-  rt.emit('GUILD_ROLE_DELETE', { guild_id: state.id, role_id: role.id }, Intent.GUILDS);
+  rt.emit('GUILD_ROLE_DELETE', { guild_id: state.id, role_id: role.id });
   rt.permissionsChanged();
   await rt.deleteImages(replacedImageKeys('role-icons', role.id, role.icon, null));
   return emptyReply();

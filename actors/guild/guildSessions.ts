@@ -9,7 +9,6 @@ import type {
 } from '../../proto/gen/chorus/v1/guild.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import { isSnowflake } from '../../src/domain/snowflake.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -155,7 +154,7 @@ export async function userChanged(rt: GuildRuntime, command: UserChanged): Promi
   const next = { ...member, user: user as Record<string, unknown> };
   await rt.stores.guilds.saveMember(next);
   state.members.set(next.user_id, next);
-  rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, next), Intent.GUILD_MEMBERS, undefined, next.user_id);
+  rt.emit('GUILD_MEMBER_UPDATE', memberEventJson(state.id, next), undefined, next.user_id);
   rt.memberChanged(next.user_id); // snapshots carry the member object, user included
   return emptyReply();
 }

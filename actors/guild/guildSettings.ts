@@ -3,7 +3,6 @@ import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from 
 import { Permission } from '../../src/domain/permissions.js';
 import type { GuildUpdateWelcomeScreenBody, VanityUrlBody, WidgetModifyBody } from '../../src/schemas/guild.js';
 import type { GuildRecord, InviteRecord } from '../runtime/ports/records.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -20,7 +19,7 @@ async function saveFields(rt: GuildRuntime, fields: JsonObject): Promise<void> {
   const guild: GuildRecord = { ...state.guild, fields: { ...state.guild.fields, ...fields } };
   await rt.stores.guilds.saveGuild(guild);
   state.guild = guild;
-  rt.emit('GUILD_UPDATE', guildJson(state), Intent.GUILDS);
+  rt.emit('GUILD_UPDATE', guildJson(state));
 }
 
 function requireGuildChannel(state: GuildState, channelId: string | null, path: string): void {

@@ -3,7 +3,6 @@ import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/
 import { stickerIndexKey } from '../../src/domain/codeIndex.js';
 import type { ModifyGuildStickerBody } from '../../src/schemas/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
-import { Intent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -44,11 +43,7 @@ function restJson(state: GuildState, actorId: string, sticker: StickerRecord): R
 async function saveStickers(rt: GuildRuntime, stickers: StickerRecord[]): Promise<void> {
   await saveGuildField(rt, 'stickers', stickers);
   const state = rt.state;
-  rt.emit(
-    'GUILD_STICKERS_UPDATE',
-    { guild_id: state.id, stickers: guildStickersJson(state.guild) },
-    Intent.GUILD_EXPRESSIONS,
-  );
+  rt.emit('GUILD_STICKERS_UPDATE', { guild_id: state.id, stickers: guildStickersJson(state.guild) });
 }
 
 /** The index entry that lets GET /stickers/{id} find this guild (see src/domain/codeIndex.ts). */

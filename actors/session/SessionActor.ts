@@ -1,6 +1,7 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { Detach, Identify, Resume, SessionCommand, SessionReply } from '../../proto/gen/chorus/v1/session.js';
 import { ConflictError, ServiceUnavailableError, toAppError, UnknownEntityError } from '../../src/domain/errors.js';
+import { allowsDispatch, dataSeenBy, GatewayIntent, hasIntent } from '../../src/domain/intents.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { SessionStore } from '../runtime/ports/sessionStore.js';
@@ -11,8 +12,8 @@ import { subscribeToGuild } from './guildQueries.js';
 import { presenceStatus, readyPayloads } from './readyPayload.js';
 import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
 import { identityAt, type Identity } from './sessionRecord.js';
-import { allowsDispatch, hasIntentBit, IntentBit, isOnShard } from './sessionFilters.js';
-import { dispatchFrame, withoutMessageContent } from './sessionFrames.js';
+import { isOnShard } from './sessionFilters.js';
+import { dispatchFrame } from './sessionFrames.js';
 import { NO_USER_EXTRAS, userExtras } from './userExtras.js';
 import { guildCreateJson } from './userGuild.js';
 
@@ -159,7 +160,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     // READY is not replayable: a client that missed it identifies again.
     const frames = [dispatchFrame('READY', this.#s.journal.start(), ready)];
     if (supplemental !== undefined) frames.push(this.#s.journal.record('READY_SUPPLEMENTAL', supplemental));
-    if (auth.caller.bot && hasIntentBit(identity.intents, IntentBit.Guilds)) {
+    if (auth.caller.bot && hasIntent(identity.intents, GatewayIntent.GUILDS)) {
       for (const json of guildJsons) frames.push(this.#s.journal.record('GUILD_CREATE', json));
     }
     try {
@@ -209,10 +210,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
 
   #dispatch(identity: Identity, event: DispatchEvent): Promise<SessionReply> {
     if (!allowsDispatch(identity.intents, event.intent)) return Promise.resolve(EMPTY);
-    let data = event.dataJson;
-    if (identity.caller.bot && !hasIntentBit(identity.intents, IntentBit.MessageContent)) {
-      data = withoutMessageContent(event.event, data, identity.userId);
-    }
+    const data = dataSeenBy(identity.caller.bot, identity.intents, identity.userId, event);
     return this.#s.deliver([this.#s.journal.record(event.event, data)], EMPTY);
   }
 
@@ -228,7 +226,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     if (this.#s.guilds.has(guildId) || !isOnShard(guildId, identity.shardId, identity.shardCount)) return;
     const json = await this.#subscribe(identity, guildId);
     if (json === undefined) return;
-    const guildCreate = hasIntentBit(identity.intents, IntentBit.Guilds);
+    const guildCreate = hasIntent(identity.intents, GatewayIntent.GUILDS);
     const frames = guildCreate ? [this.#s.journal.record('GUILD_CREATE', guildCreateJson(identity, json))] : [];
     try {
       await this.#s.persist();

@@ -1,8 +1,8 @@
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
+import { intentOf } from '../../src/domain/intents.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { getGuildMember, listGuildMembers, type MemberJson } from './guildQueries.js';
 import { memberListSync, requestedRanges } from './memberList.js';
-import { IntentBit } from './sessionFilters.js';
 
 /** What client-op handlers may use of their session. */
 export interface SessionPort {
@@ -85,7 +85,7 @@ function voiceStateUpdate(port: SessionPort, d: Body): void {
     suppress: false,
     request_to_speak_timestamp: null,
   };
-  port.emit('VOICE_STATE_UPDATE', JSON.stringify(state), IntentBit.GuildVoiceStates + 1);
+  port.emit('VOICE_STATE_UPDATE', JSON.stringify(state), intentOf('VOICE_STATE_UPDATE', 'guild'));
 }
 
 /** Op 8: GUILD_MEMBERS_CHUNK dispatches (1000 members each) for a query, a limit or a list of user ids. */

@@ -1,13 +1,9 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import { allowsDispatch } from '../../src/domain/intents.js';
 
 interface SessionEntry {
   readonly shardId: number;
   readonly intents: bigint;
-}
-
-/** True when a session with `intents` asked for the event's intent (intent = bit index + 1; 0 = always). */
-export function intentAllows(intents: bigint, intent: number): boolean {
-  return intent === 0 || ((intents >> BigInt(intent - 1)) & 1n) === 1n;
 }
 
 /** The live gateway sessions of one user, with the shard and intents each identified with. */
@@ -38,7 +34,7 @@ export class UserSessions {
   recipientsOf(event: DispatchEvent): string[] {
     const ids: string[] = [];
     for (const [id, entry] of this.#sessions) {
-      if (entry.shardId === 0 && intentAllows(entry.intents, event.intent)) ids.push(id);
+      if (entry.shardId === 0 && allowsDispatch(entry.intents, event.intent)) ids.push(id);
     }
     return ids;
   }

@@ -1,9 +1,10 @@
+import { KNOWN_INTENTS } from '../domain/intents.js';
 import { jsonBoundsError } from '../domain/jsonBounds.js';
 import { quoteUnsafeIntegers } from '../domain/losslessJson.js';
 import { tokenFromHeader } from '../domain/tokens.js';
 import type { IdentifyBody } from '../schemas/realtime.js';
 import { validate } from '../schemas/validate.js';
-import { CloseCode, KNOWN_INTENTS, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
+import { CloseCode, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
 
 /** A decoded client payload. */
 export interface ClientPayload {

@@ -59,9 +59,6 @@ export const IGNORED_OPS: ReadonlySet<number> = new Set([
   5, 12, 13, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 38, 39, 40, 41, 42, 43,
 ]);
 
-/** Every intent bit Discord defines (0-16, 20, 21, 24, 25); other bits close 4013. */
-export const KNOWN_INTENTS = 0x1ffffn | (1n << 20n) | (1n << 21n) | (1n << 24n) | (1n << 25n);
-
 /** Largest client payload (Discord: 4096 bytes, else 4002). */
 export const MAX_PAYLOAD_BYTES = 4096;
 /** Client payloads allowed per window (Discord: 120 per 60 s, else 4008). */

@@ -188,7 +188,7 @@ describe('GrpcTransport', () => {
       const heartbeat = { command: { $case: 'heartbeat' as const, heartbeat: { seq: '0' } } };
       await Promise.all(sessions.map((id) => a.system.ask('session', id, heartbeat)));
       const before = a.counted.calls.fanOut;
-      const event: DispatchEvent = { event: 'MESSAGE_CREATE', dataJson: '{"id":"1","content":"hi"}', intent: 10 };
+      const event: DispatchEvent = { event: 'MESSAGE_CREATE', dataJson: '{"id":"1","content":"hi"}', intent: 1 << 9 };
       a.system.fanOut(sessions, event);
       const seen = (node: TestNode): Received[] => node.dispatched.filter((r) => r.event.event === event.event);
       await Promise.all(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { GuildFanout, Intent, dispatchEvent, intentAllows } from '../../../actors/guild/GuildFanout.js';
+import { GuildFanout, dispatchEvent } from '../../../actors/guild/GuildFanout.js';
 import type { DispatchEvent } from '../../../proto/gen/chorus/v1/common.js';
+import { GatewayIntent } from '../../../src/domain/intents.js';
 
 function recorder(): { calls: { ids: readonly string[]; event: DispatchEvent }[]; fanout: GuildFanout } {
   const calls: { ids: readonly string[]; event: DispatchEvent }[] = [];
@@ -11,11 +12,10 @@ const GUILDS = 1n << 0n;
 const GUILD_MEMBERS = 1n << 1n;
 
 describe('GuildFanout', () => {
-  it('reads intents as bit index + 1, with 0 meaning not gated', () => {
-    assert.equal(intentAllows(0n, Intent.NONE), true);
-    assert.equal(intentAllows(GUILDS, Intent.GUILDS), true);
-    assert.equal(intentAllows(GUILDS, Intent.GUILD_MEMBERS), false);
-    assert.equal(intentAllows(1n << 6n, Intent.GUILD_INVITES), true);
+  it('gates a guild dispatch by the intent its event needs in a guild', () => {
+    assert.equal(dispatchEvent('GUILD_UPDATE', {}).intent, GatewayIntent.GUILDS);
+    assert.equal(dispatchEvent('GUILD_MEMBER_ADD', {}).intent, GatewayIntent.GUILD_MEMBERS);
+    assert.equal(dispatchEvent('INVITE_CREATE', {}).intent, GatewayIntent.GUILD_INVITES);
   });
 
   it('sends one batch to the sessions whose intents allow the event', () => {
@@ -23,7 +23,7 @@ describe('GuildFanout', () => {
     fanout.subscribe('s1', 'u1', GUILDS);
     fanout.subscribe('s2', 'u2', GUILDS | GUILD_MEMBERS);
     fanout.subscribe('s3', 'u3', GUILD_MEMBERS);
-    fanout.send(dispatchEvent('GUILD_UPDATE', { id: '1' }, Intent.GUILDS));
+    fanout.send(dispatchEvent('GUILD_UPDATE', { id: '1' }));
     assert.equal(calls.length, 1);
     assert.deepEqual([...(calls[0]?.ids ?? [])].sort(), ['s1', 's2']);
     assert.equal(calls[0]?.event.dataJson, '{"id":"1"}');
@@ -35,7 +35,7 @@ describe('GuildFanout', () => {
     fanout.subscribe('s2', 'u1', GUILDS);
     fanout.subscribe('s3', 'u2', GUILDS);
     const asked: string[] = [];
-    fanout.send(dispatchEvent('CHANNEL_UPDATE', {}, Intent.GUILDS), (userId) => {
+    fanout.send(dispatchEvent('CHANNEL_UPDATE', {}), (userId) => {
       asked.push(userId);
       return userId === 'u1';
     });
@@ -48,11 +48,11 @@ describe('GuildFanout', () => {
     fanout.subscribe('s1', 'u1', 0n);
     fanout.subscribe('s2', 'u2', 0n);
     fanout.subscribe('s3', 'u3', GUILD_MEMBERS);
-    fanout.send(dispatchEvent('GUILD_MEMBER_UPDATE', {}, Intent.GUILD_MEMBERS), undefined, 'u1');
+    fanout.send(dispatchEvent('GUILD_MEMBER_UPDATE', {}), undefined, 'u1');
     assert.deepEqual(
       calls.map((call) => [call.ids, call.event.intent]),
       [
-        [['s3'], Intent.GUILD_MEMBERS],
+        [['s3'], GatewayIntent.GUILD_MEMBERS],
         [['s1'], 0],
       ],
     );
@@ -61,7 +61,7 @@ describe('GuildFanout', () => {
   it('does not call fanOut when nobody qualifies', () => {
     const { calls, fanout } = recorder();
     fanout.subscribe('s1', 'u1', 0n);
-    fanout.send(dispatchEvent('GUILD_UPDATE', {}, Intent.GUILDS));
+    fanout.send(dispatchEvent('GUILD_UPDATE', {}));
     assert.equal(calls.length, 0);
   });
 

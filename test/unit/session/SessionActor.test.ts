@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { SessionActor } from '../../../actors/session/SessionActor.js';
 import type { SessionCommand, SessionReply } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
+import { GatewayIntent } from '../../../src/domain/intents.js';
 import { signToken } from '../../../src/domain/tokens.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
 import { ALL_INTENTS, FakeContext, GUILD_A, GUILD_B, SECRET, token, USER } from './FakeSessionContext.js';
@@ -153,7 +154,7 @@ describe('SessionActor', () => {
   describe('dispatch', () => {
     it('numbers dispatches in order after READY', async () => {
       const { ctx, session } = await identified();
-      await session.handle(dispatch('MESSAGE_CREATE', { id: '1' }, 10));
+      await session.handle(dispatch('MESSAGE_CREATE', { id: '1' }, GatewayIntent.GUILD_MESSAGES));
       await session.handle(dispatch('TYPING_START', { id: '2' }));
       assert.deepEqual(
         ctx
@@ -169,7 +170,7 @@ describe('SessionActor', () => {
 
     it('drops an event whose intent the session did not ask for', async () => {
       const { ctx, session } = await identified(undefined, { intents: '1' });
-      await session.handle(dispatch('MESSAGE_CREATE', { id: '1' }, 10));
+      await session.handle(dispatch('MESSAGE_CREATE', { id: '1' }, GatewayIntent.GUILD_MESSAGES));
       assert.deepEqual(
         ctx.framesTo('s1').map((frame) => frame.t),
         ['READY'],

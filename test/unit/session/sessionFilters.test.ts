@@ -1,29 +1,10 @@
 import assert from 'node:assert/strict';
-import { allowsDispatch, hasIntentBit, isOnShard, shardOfGuild } from '../../../actors/session/sessionFilters.js';
+import { isOnShard, shardOfGuild } from '../../../actors/session/sessionFilters.js';
 
 /** A guild id whose creation timestamp (id >> 22) is `ms`. */
 const guildAt = (ms: number): string => (BigInt(ms) << 22n).toString();
 
 describe('sessionFilters', () => {
-  describe('allowsDispatch', () => {
-    it('always passes an ungated event (intent 0)', () => {
-      assert.equal(allowsDispatch(0, 0), true);
-    });
-
-    it('passes an event whose intent bit the session holds', () => {
-      assert.equal(allowsDispatch(1 << 9, 10), true);
-    });
-
-    it('drops an event whose intent bit the session lacks', () => {
-      assert.equal(allowsDispatch(1 | (1 << 15), 10), false);
-    });
-
-    it('reads bits above 31 arithmetically', () => {
-      assert.equal(hasIntentBit(2 ** 40, 40), true);
-      assert.equal(hasIntentBit(2 ** 40, 8), false);
-    });
-  });
-
   describe('shards', () => {
     it('routes a guild to (id >> 22) % count', () => {
       assert.equal(shardOfGuild(guildAt(1_000_001), 2), 1);

@@ -17,9 +17,10 @@ import { InMemoryUserSessionStore } from '../../../src/store/memory/InMemoryUser
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
 import { aUser } from '../../contract/records.js';
 import { InMemoryBlobStore } from '../../../src/store/memory/InMemoryBlobStore.js';
+import { GatewayIntent } from '../../../src/domain/intents.js';
 
 const IDLE_MS = 1_000;
-const GUILD_MESSAGES = 1 << 9; // intent 10 = bit 9
+const { GUILD_MESSAGES } = GatewayIntent;
 
 interface FannedOut {
   readonly sessionIds: readonly string[];
@@ -114,7 +115,7 @@ describe('UserActor sessions', () => {
     assert.equal(one.host.isActive('user', userId), false);
 
     await one.send(userId, dispatch('CHANNEL_CREATE'));
-    await one.send(userId, dispatch('MESSAGE_CREATE', 10));
+    await one.send(userId, dispatch('MESSAGE_CREATE', GUILD_MESSAGES));
     assert.deepEqual(one.fannedOut, [
       { sessionIds: ['s1', 's3'], event: 'CHANNEL_CREATE', source: `user:${userId}` },
       { sessionIds: ['s3'], event: 'MESSAGE_CREATE', source: `user:${userId}` },

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { pageOfGuildIds } from '../../../actors/user/guildListing.js';
 import { imageHash } from '../../../src/domain/imageHash.js';
 import { botUsername, checkUsername } from '../../../actors/user/usernames.js';
-import { intentAllows, UserSessions } from '../../../actors/user/userSessions.js';
+import { UserSessions } from '../../../actors/user/userSessions.js';
+import { GatewayIntent } from '../../../src/domain/intents.js';
 import {
   guildSettingsJson,
   mergeGuildSettings,
@@ -13,18 +14,15 @@ import { ValidationError } from '../../../src/domain/errors.js';
 
 describe('user helpers', () => {
   describe('UserSessions', () => {
-    it('gates an event on its intent bit (intent = bit index + 1)', () => {
-      assert.equal(intentAllows(1n << 12n, 13), true);
-      assert.equal(intentAllows(1n << 12n, 12), false);
-      assert.equal(intentAllows(0n, 0), true);
-    });
-
     it('sends user events only to shard 0 sessions that asked for them', () => {
       const sessions = new UserSessions();
       sessions.attach('a', 0, String(1n << 12n));
       sessions.attach('b', 1, String(1n << 12n));
       sessions.attach('c', 0, '0');
-      assert.deepEqual(sessions.recipientsOf({ event: 'MESSAGE_CREATE', dataJson: '{}', intent: 13 }), ['a']);
+      assert.deepEqual(
+        sessions.recipientsOf({ event: 'MESSAGE_CREATE', dataJson: '{}', intent: GatewayIntent.DIRECT_MESSAGES }),
+        ['a'],
+      );
       assert.deepEqual(sessions.recipientsOf({ event: 'USER_UPDATE', dataJson: '{}', intent: 0 }), ['a', 'c']);
       sessions.detach('a');
       assert.deepEqual(sessions.all(), ['b', 'c']);

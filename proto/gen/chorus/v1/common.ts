@@ -33,7 +33,7 @@ export interface Empty {}
 export interface DispatchEvent {
   event: string;
   dataJson: string;
-  /** Intent bit (as a bit index + 1; 0 = not gated) that a session must have asked for. */
+  /** Intent flag (Discord's value, 1 << bit; 0 = not gated) that a session must have asked for (src/domain/intents.ts). */
   intent: number;
 }
 
