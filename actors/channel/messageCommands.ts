@@ -13,7 +13,7 @@ import {
 } from '../../src/domain/errors.js';
 import { deleteBlobs } from '../../src/domain/BlobStore.js';
 import { isSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
-import type { BulkDeleteBody, MessageEditBody } from '../../src/schemas/message.js';
+import type { BulkDeleteBody, MessageEditBody } from '../../src/contract/message.js';
 import { can, requireCaller, requireGuildChannel, requirePermission, type Access } from './channelAccess.js';
 import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';

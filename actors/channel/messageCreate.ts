@@ -1,6 +1,6 @@
 import type { ChannelBodyRequest, ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
 import { BadRequestError, RateLimitedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
-import type { MessageCreateBody } from '../../src/schemas/message.js';
+import type { MessageCreateBody } from '../../src/contract/message.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import type { AuthorSnapshot } from './AuthorSnapshots.js';
 import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../src/domain/errors.js';
-import type { ChannelModifyBody, ChannelPermissionOverwriteItem } from '../../src/schemas/channel.js';
+import type { ChannelModifyBody, ChannelPermissionOverwriteItem } from '../../src/contract/channel.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { GuildState } from './GuildState.js';
 

@@ -12,7 +12,7 @@ import type {
   ChannelModifyBody,
   ChannelPermissionOverwriteBody,
   ChannelReorderBody,
-} from '../../src/schemas/channel.js';
+} from '../../src/contract/channel.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';

@@ -1,6 +1,6 @@
 import type { CreateEmoji, ExpressionTarget, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
-import type { EmojiCreateBody, EmojiModifyBody } from '../../src/schemas/guild.js';
+import type { EmojiCreateBody, EmojiModifyBody } from '../../src/contract/guild.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';

@@ -2,8 +2,8 @@ import type { GuildReply, GuildRequest, MemberTarget, PutMember } from '../../pr
 import { MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
 import { Right, hasRight } from '../../src/domain/rights.js';
-import type { MemberChangeProfileBody } from '../../src/schemas/guild.js';
-import type { VoiceStateUpdateBody } from '../../src/schemas/realtime.js';
+import type { MemberChangeProfileBody } from '../../src/contract/guild.js';
+import type { VoiceStateUpdateBody } from '../../src/contract/realtime.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';

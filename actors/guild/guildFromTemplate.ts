@@ -1,8 +1,8 @@
 import type { CreateFromTemplate, GuildReply } from '../../proto/gen/chorus/v1/guild.js';
 import { ConflictError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { parsePermissions } from '../../src/domain/permissions.js';
-import type { ChannelModifyBody } from '../../src/schemas/channel.js';
-import type { GuildTemplateCreateBody } from '../../src/schemas/guild.js';
+import type { ChannelModifyBody } from '../../src/contract/channel.js';
+import type { GuildTemplateCreateBody } from '../../src/contract/guild.js';
 import type { ChannelRecord, GuildRecord, RoleRecord } from '../runtime/ports/records.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';

@@ -9,7 +9,7 @@ import {
 } from '../../src/domain/errors.js';
 import { isIndexKey } from '../../src/domain/codeIndex.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
-import type { InviteCreateBody } from '../../src/schemas/guild.js';
+import type { InviteCreateBody } from '../../src/contract/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';

@@ -1,7 +1,7 @@
 import type { CreateGuild, GuildBodyRequest, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { ConflictError, MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
 import { DEFAULT_EVERYONE_PERMISSIONS, Permission } from '../../src/domain/permissions.js';
-import type { GuildCreateBody, GuildUpdateBody } from '../../src/schemas/guild.js';
+import type { GuildCreateBody, GuildUpdateBody } from '../../src/contract/guild.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import { replacedImageKeys, type HashedImageFolder } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';

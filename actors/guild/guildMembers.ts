@@ -2,7 +2,7 @@ import type { GuildReply, ListMembers, MemberRoleTarget, MemberTarget } from '..
 import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { ALL_PERMISSIONS, Permission, hasAll } from '../../src/domain/permissions.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
-import type { MemberChangeBody } from '../../src/schemas/guild.js';
+import type { MemberChangeBody } from '../../src/contract/guild.js';
 import type { MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';

@@ -7,7 +7,7 @@ import type {
 } from '../../proto/gen/chorus/v1/guild.js';
 import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { Permission } from '../../src/domain/permissions.js';
-import type { BanCreateBody } from '../../src/schemas/guild.js';
+import type { BanCreateBody } from '../../src/contract/guild.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';

@@ -12,7 +12,7 @@ import {
   ValidationError,
 } from '../../src/domain/errors.js';
 import { Permission, parsePermissions } from '../../src/domain/permissions.js';
-import type { RoleModifyBody, RolePositionUpdateBody } from '../../src/schemas/guild.js';
+import type { RoleModifyBody, RolePositionUpdateBody } from '../../src/contract/guild.js';
 import type { RoleRecord } from '../runtime/ports/records.js';
 import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';

@@ -1,7 +1,7 @@
 import type { GuildBodyRequest, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from '../../src/domain/errors.js';
 import { Permission } from '../../src/domain/permissions.js';
-import type { GuildUpdateWelcomeScreenBody, VanityUrlBody, WidgetModifyBody } from '../../src/schemas/guild.js';
+import type { GuildUpdateWelcomeScreenBody, VanityUrlBody, WidgetModifyBody } from '../../src/contract/guild.js';
 import type { GuildRecord, InviteRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';

@@ -1,7 +1,7 @@
 import type { CreateSticker, ExpressionTarget, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { stickerIndexKey } from '../../src/domain/codeIndex.js';
-import type { ModifyGuildStickerBody } from '../../src/schemas/guild.js';
+import type { ModifyGuildStickerBody } from '../../src/contract/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';

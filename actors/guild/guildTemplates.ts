@@ -3,7 +3,7 @@ import type { GuildBodyRequest, GuildReply, GuildRequest, TemplateTarget } from 
 import { BadRequestError, ConflictError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { templateIndexKey } from '../../src/domain/codeIndex.js';
 import { Permission } from '../../src/domain/permissions.js';
-import type { TemplateCreateBody, TemplateModifyBody } from '../../src/schemas/guild.js';
+import type { TemplateCreateBody, TemplateModifyBody } from '../../src/contract/guild.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';

@@ -1,5 +1,5 @@
 import { BadRequestError, ValidationError } from '../../src/domain/errors.js';
-import type { ApplicationCommandCreateBody } from '../../src/schemas/applicationCommand.js';
+import type { ApplicationCommandCreateBody } from '../../src/contract/applicationCommand.js';
 
 /** Command types: CHAT_INPUT (slash), USER and MESSAGE (context menus). */
 export const CommandType = { ChatInput: 1, User: 2, Message: 3 } as const;
@@ -10,8 +10,11 @@ const LIMITS: Readonly<Record<number, number>> = { 1: 100, 2: 5, 3: 5 };
 /** A CHAT_INPUT name: lowercase letters (any script), digits, `-` and `_`. */
 const CHAT_INPUT_NAME = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
-/** The fields of a command the caller chose, before the server's (id, version, application_id). */
-export type CommandFields = ApplicationCommandCreateBody;
+/**
+ * The fields of a command the caller chose, before the server's (id, version, application_id). `type` is any
+ * number here: a stored command's type is carried over as it is on edit.
+ */
+export type CommandFields = Omit<ApplicationCommandCreateBody, 'type'> & { type?: number };
 
 /** Where a stored command lives and what it is called (the upsert key is name + type). */
 export interface CommandKey {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ApplicationModifyBody } from '../../src/schemas/application.js';
+import type { ApplicationModifyBody } from '../../src/contract/application.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js';
 import { imageHash } from '../../src/domain/imageHash.js';

@@ -1,6 +1,6 @@
-import { NOTE_MAX_LENGTH } from '../../src/schemas/discordLimits.js';
-import type { SchemaName } from '../../src/schemas/index.js';
-import { validatorFor } from '../../src/schemas/validate.js';
+import { NOTE_MAX_LENGTH } from '../../src/contract/discordLimits.js';
+import type { SchemaName } from '../../src/contract/index.js';
+import { validatorFor } from '../../src/contract/validate.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import { DEFAULT_USER_SETTINGS } from './userSettings.js';
 

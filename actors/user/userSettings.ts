@@ -1,4 +1,4 @@
-import type { UserGuildSettingsBody, UserSettingsBody } from '../../src/schemas/user.js';
+import type { UserGuildSettingsBody, UserSettingsBody } from '../../src/contract/user.js';
 
 /** What a new account's client settings are until it changes them (Discord's defaults). */
 export const DEFAULT_USER_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({

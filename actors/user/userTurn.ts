@@ -3,7 +3,7 @@ import type { UserReply } from '../../proto/gen/chorus/v1/user.js';
 import { MissingAccessError, UnauthorizedError, ValidationError } from '../../src/domain/errors.js';
 import { verifyPassword } from '../../src/domain/passwords.js';
 import { signToken } from '../../src/domain/tokens.js';
-import type { SchemaBody, SchemaName } from '../../src/schemas/index.js';
+import type { SchemaBody, SchemaName } from '../../src/contract/index.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';

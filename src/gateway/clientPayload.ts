@@ -2,8 +2,8 @@ import { KNOWN_INTENTS } from '../domain/intents.js';
 import { jsonBoundsError } from '../domain/jsonBounds.js';
 import { quoteUnsafeIntegers } from '../domain/losslessJson.js';
 import { tokenFromHeader } from '../domain/tokens.js';
-import type { IdentifyBody } from '../schemas/realtime.js';
-import { validate } from '../schemas/validate.js';
+import type { IdentifyBody } from '../contract/realtime.js';
+import { validate } from '../contract/validate.js';
 import { CloseCode, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
 
 /** A decoded client payload. */

@@ -5,8 +5,8 @@ import { hasRight, type Right } from '../domain/rights.js';
 import { MissingPermissionsError } from '../domain/errors.js';
 import { isSnowflake } from '../domain/snowflake.js';
 import { tokenFromHeader, verifyToken } from '../domain/tokens.js';
-import type { SchemaBody, SchemaName } from '../schemas/index.js';
-import { validate } from '../schemas/validate.js';
+import type { SchemaBody, SchemaName } from '../contract/index.js';
+import { validate } from '../contract/validate.js';
 import type { EdgeContext, EdgeDeps } from './EdgeDeps.js';
 
 /** The authenticated caller; 401 when the Authorization header is missing or its token is not valid. */

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import type { SchemaName } from '../../schemas/index.js';
+import type { SchemaName } from '../../contract/index.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, sendJson, sendReply, snowflakeParam } from '../routeKit.js';
 import { permissionFirst } from './permissionFirst.js';

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { ActorKind } from '../../../cluster/ActorSystem.js';
 import { BadRequestError, MissingAccessError, ValidationError } from '../../domain/errors.js';
-import { PASSWORD_CHECK_MAX_LENGTH } from '../../schemas/discordLimits.js';
+import { PASSWORD_CHECK_MAX_LENGTH } from '../../contract/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages, type ImageFields } from '../imageUploads.js';
 import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';

@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { Right } from '../../domain/rights.js';
 import { compareSnowflakes, isSnowflake } from '../../domain/snowflake.js';
-import { NOTE_MAX_LENGTH } from '../../schemas/discordLimits.js';
+import { NOTE_MAX_LENGTH } from '../../contract/discordLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, requireRight, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askUser, peopleRoute, refuseBots, selfRoute } from './userRouteKit.js';

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import * as account from './account.js';
 import * as application from './application.js';
 import * as applicationCommand from './applicationCommand.js';
@@ -106,97 +107,8 @@ export const schemas = {
 /** Name of a schema in `schemas`, as passed to `validate`. */
 export type SchemaName = keyof typeof schemas;
 
-/** The validated body type of each schema, e.g. `SchemaBodies['RegisterSchema']` is RegisterBody. */
-export interface SchemaBodies {
-  LoginSchema: account.LoginBody;
-  RegisterSchema: account.RegisterBody;
-  TotpSchema: account.TotpBody;
-  BackupCodesChallengeSchema: account.BackupCodesChallengeBody;
-  ForgotPasswordSchema: account.ForgotPasswordBody;
-  PasswordResetSchema: account.PasswordResetBody;
-  VerifyEmailSchema: account.VerifyEmailBody;
-  TotpEnableSchema: account.TotpEnableBody;
-  TotpDisableSchema: account.TotpDisableBody;
-  MfaCodesSchema: account.MfaCodesBody;
-  CodesVerificationSchema: account.CodesVerificationBody;
-  GenerateWebAuthnCredentialsSchema: account.GenerateWebAuthnCredentialsBody;
-  CreateWebAuthnCredentialSchema: account.CreateWebAuthnCredentialBody;
-  WebAuthnPostSchema: account.WebAuthnPostBody;
-  WebAuthnTotpSchema: account.WebAuthnTotpBody;
-  UserDeleteSchema: account.UserDeleteBody;
-  UserModifySchema: user.UserModifyBody;
-  UserProfileModifySchema: user.UserProfileModifyBody;
-  RelationshipPostSchema: user.RelationshipPostBody;
-  RelationshipPutSchema: user.RelationshipPutBody;
-  DmChannelCreateSchema: user.DmChannelCreateBody;
-  UserSettingsSchema: user.UserSettingsBody;
-  CustomStatus: user.CustomStatus;
-  FriendSourceFlags: user.FriendSourceFlags;
-  GuildFolder: user.GuildFolder;
-  UserGuildSettingsSchema: user.UserGuildSettingsBody;
-  ChannelOverride: user.ChannelOverride;
-  MuteConfig: user.MuteConfig;
-  GuildCreateSchema: guild.GuildCreateBody;
-  GuildUpdateSchema: guild.GuildUpdateBody;
-  GuildTemplateCreateSchema: guild.GuildTemplateCreateBody;
-  TemplateCreateSchema: guild.TemplateCreateBody;
-  TemplateModifySchema: guild.TemplateModifyBody;
-  VanityUrlSchema: guild.VanityUrlBody;
-  GuildUpdateWelcomeScreenSchema: guild.GuildUpdateWelcomeScreenBody;
-  WidgetModifySchema: guild.WidgetModifyBody;
-  BanCreateSchema: guild.BanCreateBody;
-  BanModeratorSchema: guild.BanModeratorBody;
-  BanRegistrySchema: guild.BanRegistryBody;
-  EmojiCreateSchema: guild.EmojiCreateBody;
-  EmojiModifySchema: guild.EmojiModifyBody;
-  ModifyGuildStickerSchema: guild.ModifyGuildStickerBody;
-  RoleModifySchema: guild.RoleModifyBody;
-  RoleCreateSchema: guild.RoleCreateBody;
-  RolePositionUpdateSchema: guild.RolePositionUpdateBody;
-  MemberChangeSchema: guild.MemberChangeBody;
-  MemberChangeProfileSchema: guild.MemberChangeProfileBody;
-  MemberNickChangeSchema: guild.MemberNickChangeBody;
-  PruneSchema: guild.PruneBody;
-  InviteCreateSchema: guild.InviteCreateBody;
-  PurgeSchema: guild.PurgeBody;
-  WebhookCreateSchema: guild.WebhookCreateBody;
-  WebhookModifySchema: guild.WebhookModifyBody;
-  ChannelModifySchema: channel.ChannelModifyBody;
-  ChannelCreateSchema: channel.ChannelCreateBody;
-  ChannelPermissionOverwriteType: channel.ChannelPermissionOverwriteType;
-  ChannelPermissionOverwriteSchema: channel.ChannelPermissionOverwriteBody;
-  ChannelReorderSchema: channel.ChannelReorderBody;
-  GuildChannelPositionSchema: channel.GuildChannelPositionBody;
-  MessageCreateSchema: message.MessageCreateBody;
-  MessageEditSchema: message.MessageEditBody;
-  WebhookExecuteSchema: message.WebhookExecuteBody;
-  Embed: message.Embed;
-  EmbedImage: message.EmbedImage;
-  BulkDeleteSchema: message.BulkDeleteBody;
-  MessageAcknowledgeSchema: message.MessageAcknowledgeBody;
-  AckBulkSchema: message.AckBulkBody;
-  ApplicationCreateSchema: application.ApplicationCreateBody;
-  ApplicationModifySchema: application.ApplicationModifyBody;
-  ApplicationAuthorizeSchema: application.ApplicationAuthorizeBody;
-  BotModifySchema: application.BotModifyBody;
-  ApplicationCommandCreateSchema: applicationCommand.ApplicationCommandCreateBody;
-  ApplicationCommandEditSchema: applicationCommand.ApplicationCommandEditBody;
-  ApplicationCommandBulkSchema: applicationCommand.ApplicationCommandBulkBody;
-  IdentifySchema: realtime.IdentifyBody;
-  ActivitySchema: realtime.ActivityBody;
-  Status: realtime.Status;
-  Activity: realtime.Activity;
-  ActivityType: realtime.ActivityType;
-  LazyRequestSchema: realtime.LazyRequestBody;
-  VoiceStateUpdateSchema: realtime.VoiceStateUpdateBody;
-  VoiceIdentifySchema: realtime.VoiceIdentifyBody;
-  VoiceVideoSchema: realtime.VoiceVideoBody;
-  SelectProtocolSchema: realtime.SelectProtocolBody;
-  TransportMakeRequestResponse: realtime.TransportMakeRequestResponse;
-}
-
-/** The validated body type of schema N (indexing also checks at compile time that every schema has a body type). */
-export type SchemaBody<N extends SchemaName> = SchemaBodies[N];
+/** The validated body type of schema N, derived from the schema itself (TypeBox's Static). */
+export type SchemaBody<N extends SchemaName> = Static<(typeof schemas)[N]>;
 
 export * from './account.js';
 export * from './application.js';

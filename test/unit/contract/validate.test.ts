@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import { ValidationError } from '../../../src/domain/errors.js';
-import { schemas, type RegisterBody, type SchemaName } from '../../../src/schemas/index.js';
-import { validate, validatorFor } from '../../../src/schemas/validate.js';
-import { addWireKeywords } from '../../../src/schemas/wireForms.js';
+import { schemas, type RegisterBody, type SchemaName } from '../../../src/contract/index.js';
+import { validate, validatorFor } from '../../../src/contract/validate.js';
+import { addWireKeywords } from '../../../src/contract/wireForms.js';
 import { expectInvalid, leafTree } from './expectInvalid.js';
 
 const NAMES = Object.keys(schemas) as SchemaName[];

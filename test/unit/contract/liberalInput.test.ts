@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { SchemaName } from '../../../src/schemas/index.js';
-import { validate } from '../../../src/schemas/validate.js';
+import type { SchemaName } from '../../../src/contract/index.js';
+import { validate } from '../../../src/contract/validate.js';
 import { expectInvalid, leafTree } from './expectInvalid.js';
 
 /** A body in a shape some client sends, and the one canonical shape the actor receives. */

@@ -11,13 +11,14 @@ import { addWireKeywords } from './wireForms.js';
  * what Discord itself accepts: snowflakes and permission masks given as JSON integers become decimal strings,
  * numeric strings in integer and number fields become numbers, null in a non-nullable field becomes absent. So a
  * body reaches an actor in one canonical shape, and with known fields only: properties a schema does not name are
- * removed (`removeAdditional` with obj()'s `additionalProperties: false`). Work and errors stay bounded: arrays and
- * maps are checked item by item only within their size limit (see arr()), and formErrors reports at most
- * MAX_FIELD_ERRORS fields.
+ * removed (`removeAdditional` with closedObject()'s `additionalProperties: false`). Work and errors stay bounded:
+ * arrays and maps are checked item by item only within their size limit (see boundedArray() in wireTypes.ts), and
+ * formErrors reports at most MAX_FIELD_ERRORS fields. The schemas are TypeBox types: ajv reads their JSON Schema
+ * keywords and ignores TypeBox's symbol keys.
  */
 // removeAdditional is safe here because no schema uses anyOf/oneOf, where a failing branch would strip
-// properties a passing one needs; the only conditional is arr()'s and mapOf()'s size check (`if` on a count),
-// and the only allOf holds a wire value's bounds (never an object).
+// properties a passing one needs; the only conditional is boundedArray()'s and boundedMap()'s size check (`if` on a
+// count), and the only allOf holds a wire value's bounds (never an object).
 const ajv = new Ajv({
   allErrors: true,
   strict: false,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../../../src/domain/errors.js';
-import { MAX_FIELD_ERRORS } from '../../../src/schemas/formErrors.js';
-import { validate } from '../../../src/schemas/validate.js';
-import type { SchemaName } from '../../../src/schemas/index.js';
+import { MAX_FIELD_ERRORS } from '../../../src/contract/formErrors.js';
+import { validate } from '../../../src/contract/validate.js';
+import type { SchemaName } from '../../../src/contract/index.js';
 import { expectInvalid, leafTree } from './expectInvalid.js';
 
 /** The error `validate` throws, with how long it took and the size of the JSON body it answers with. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SchemaName } from '../../../src/schemas/index.js';
+import type { SchemaName } from '../../../src/contract/index.js';
 import { expectInvalid, expectValid, leafTree } from './expectInvalid.js';
 
 /** One row of the spec's Limits table (plus Discord's own documented limits): a field, its boundaries, its errors. */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../src/schemas/builders.js';
+import type { SchemaObject as JsonSchema } from 'ajv';
 
 /** One node of a compiled schema, with its place: "Schema.field.[].field", "{}" for a map's values. */
 export interface SchemaNode {
@@ -19,7 +19,8 @@ export function accepts(schema: JsonSchema, type: string): boolean {
 
 /**
  * Every node of `schema` that describes a value of the body: properties, array items and map values
- * (through arr()'s and mapOf()'s `then`), depth first. The `if` size guards describe no value and are skipped.
+ * (through boundedArray()'s and boundedMap()'s `then`), depth first. The `if` size guards describe no value and
+ * are skipped.
  */
 export function walkSchema(root: string, schema: JsonSchema): SchemaNode[] {
   const nodes: SchemaNode[] = [];

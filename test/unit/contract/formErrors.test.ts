@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ErrorObject } from 'ajv';
-import { formErrors } from '../../../src/schemas/formErrors.js';
+import { formErrors } from '../../../src/contract/formErrors.js';
 
 /** A minimal ajv error; verbose fields (parentSchema, data) only where a case needs them. */
 function ajvError(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SchemaName } from '../../../src/schemas/index.js';
+import type { SchemaName } from '../../../src/contract/index.js';
 import { expectInvalid, expectValid, leafTree } from './expectInvalid.js';
 
 /** One of Discord's documented array limits: the longest list a body may hold, and where. */

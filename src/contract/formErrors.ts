@@ -17,8 +17,8 @@ export const MAX_FIELD_ERRORS = 20;
 const MAX_SEGMENT = 64;
 
 /**
- * Keywords whose error only restates errors reported below it: `if` fails when its `then` did (arr()'s and
- * mapOf()'s size guard), `propertyNames` when one of its key checks did.
+ * Keywords whose error only restates errors reported below it: `if` fails when its `then` did (boundedArray()'s and
+ * boundedMap()'s size guard), `propertyNames` when one of its key checks did.
  */
 const RESTATING_KEYWORDS: ReadonlySet<string> = new Set(['if', 'propertyNames']);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ValidationError, type FieldErrorTree } from '../../../src/domain/errors.js';
-import type { SchemaName } from '../../../src/schemas/index.js';
-import { validate } from '../../../src/schemas/validate.js';
+import type { SchemaName } from '../../../src/contract/index.js';
+import { validate } from '../../../src/contract/validate.js';
 
 /** Asserts that `body` fails schema `name` with a ValidationError and returns its Discord errors tree. */
 export function expectInvalid(name: SchemaName, body: unknown): FieldErrorTree {

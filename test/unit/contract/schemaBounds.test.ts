@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { schemas, type SchemaName } from '../../../src/schemas/index.js';
+import { schemas, type SchemaName } from '../../../src/contract/index.js';
 import { accepts, isBoundedPattern, walkSchema, type SchemaNode } from './schemaWalk.js';
 
 const NAMES = Object.keys(schemas) as SchemaName[];
@@ -11,7 +11,7 @@ const NODES: readonly SchemaNode[] = NAMES.flatMap((name) => walkSchema(name, sc
  */
 const UNBOUNDED_STRINGS: ReadonlySet<string> = new Set([
   // Base64 data URI images: the body cap bounds them, and imageUploads stores each as a blob whose
-  // record keeps only the hash (see imageData() in builders.ts).
+  // record keeps only the hash (see imageData() in wireTypes.ts).
   'UserModifySchema.avatar',
   'UserModifySchema.banner',
   'UserProfileModifySchema.banner',
