@@ -6,10 +6,11 @@ import type {
   InvalidateAccess,
 } from '../../proto/gen/chorus/v1/channel.js';
 import type { BlobRemover } from '../../src/domain/BlobStore.js';
-import { InternalError, UnknownEntityError } from '../../src/domain/errors.js';
+import { UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
+import { dispatch, withContext, type HandlerTable } from '../runtime/commandTable.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import { requireAnyOf, viewAccess } from './channelAccess.js';
 import { channelJson } from './channelJson.js';
@@ -22,15 +23,11 @@ import { addRecipient, removeRecipient } from './recipientCommands.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhookCommands.js';
 import { deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhookMessage } from './webhookExecute.js';
 
-/** Commands served with the channel loaded (every one but the Guild's tells and the flush timer). */
-type ScopedCommand = Exclude<
-  NonNullable<ChannelCommand['command']>,
-  { $case: 'channelChanged' } | { $case: 'invalidateAccess' } | { $case: 'flush' }
->;
-
-function assertNever(value: never): never {
-  throw new InternalError({ cause: new Error(`Unhandled channel command ${JSON.stringify(value)}`) });
-}
+type ChannelCase = NonNullable<ChannelCommand['command']>;
+/** The Guild's tells and the flush timer: served by the actor itself, with or without a channel. */
+type ActorCase = 'channelChanged' | 'invalidateAccess' | 'flush';
+/** Commands served with the channel loaded: about its messages, reactions, pins, webhooks and recipients. */
+type ScopedCase = Exclude<ChannelCase, { $case: ActorCase }>;
 
 /** True when parsed channel_changed JSON is a ChannelRecord (not a Discord channel object). */
 function isChannelRecord(value: unknown): value is ChannelRecord {
@@ -43,6 +40,77 @@ function isChannelRecord(value: unknown): value is ChannelRecord {
     typeof record.fields === 'object'
   );
 }
+
+/**
+ * GET /channels/{id} as the caller sees it. A guild channel is shaped by its Guild (which owns the
+ * record and checks VIEW_CHANNEL), with this actor's newer last_message_id; a DM needs a recipient.
+ * With no caller (an internal lookup) the record is shaped here, unchecked; the edge always sends
+ * the caller for clients.
+ */
+async function getChannel(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+  const viewerId = request.caller?.userId ?? '';
+  const { channel } = scope;
+  if (channel.guild_id !== null && viewerId !== '') {
+    const reply = await scope.ctx
+      .ask('guild', channel.guild_id, {
+        command: {
+          $case: 'getChannel',
+          getChannel: { caller: request.caller, targetId: channel.id, withCounts: false },
+        },
+      })
+      .catch((error: unknown) => {
+        throw error instanceof UnknownEntityError && error.entity === 'guild'
+          ? new UnknownEntityError('channel')
+          : error;
+      });
+    if (reply.reply?.$case !== 'json') return EMPTY_REPLY;
+    const json = JSON.parse(reply.reply.json.json) as Record<string, unknown>;
+    if ('last_message_id' in json) json['last_message_id'] = channel.last_message_id;
+    if (channel.last_pin_timestamp !== null) json['last_pin_timestamp'] = channel.last_pin_timestamp;
+    return jsonReply(JSON.stringify(json));
+  }
+  if (viewerId !== '') await viewAccess(scope.ctx, channel, viewerId, scope.accessCache);
+  if (channel.guild_id === null) await scope.loadUsers(channel.recipient_ids);
+  return jsonReply(JSON.stringify(channelJson(channel, viewerId, (id) => scope.users.get(id))));
+}
+
+/** Handlers of the commands served with the channel loaded. */
+const SCOPED_HANDLERS: HandlerTable<ScopedCase, ChannelScope, ChannelReply> = {
+  createMessage,
+  listMessages,
+  getMessage,
+  editMessage,
+  deleteMessage,
+  bulkDelete,
+  addReaction,
+  removeReaction,
+  listReactions: listReactionUsers,
+  removeAllReactions,
+  pin,
+  unpin,
+  listPins,
+  typing,
+  acknowledge,
+  getChannel,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  executeWebhook,
+  getWebhookMessage,
+  editWebhookMessage,
+  deleteWebhookMessage,
+  addRecipient,
+  removeRecipient,
+  checkPermission: async (scope, request) => {
+    requireAnyOf(await scope.access(request.caller), request.anyOf);
+    return EMPTY_REPLY;
+  },
+  locate: (scope) => ({
+    reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } },
+  }),
+};
 
 /**
  * One channel (key: channel id): orders, stores and dispatches its messages, reactions, pins and
@@ -77,117 +145,20 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
     if (this.#scope?.dirty) await this.#scope.flush(true);
   }
 
-  override async handle({ command }: ChannelCommand): Promise<ChannelReply> {
-    if (command === undefined) throw new InternalError({ cause: new Error('ChannelCommand.command is empty') });
-    if (command.$case === 'invalidateAccess') return this.#invalidateAccess(command.invalidateAccess);
-    if (!this.#loaded) await this.#load();
-    if (command.$case === 'channelChanged') return this.#channelChanged(command.channelChanged);
-    if (command.$case === 'flush') return this.#flush();
-    return this.#serve(await this.#scopeOrLoad(), command);
-  }
-
-  /** Commands about the channel's messages: they need the channel record. */
-  #serve(scope: ChannelScope, command: ScopedCommand): Promise<ChannelReply> {
-    switch (command.$case) {
-      case 'createMessage':
-        return createMessage(scope, command.createMessage);
-      case 'listMessages':
-        return listMessages(scope, command.listMessages);
-      case 'getMessage':
-        return getMessage(scope, command.getMessage);
-      case 'editMessage':
-        return editMessage(scope, command.editMessage);
-      case 'deleteMessage':
-        return deleteMessage(scope, command.deleteMessage);
-      case 'bulkDelete':
-        return bulkDelete(scope, command.bulkDelete);
-      case 'addReaction':
-        return addReaction(scope, command.addReaction);
-      case 'removeReaction':
-        return removeReaction(scope, command.removeReaction);
-      case 'listReactions':
-        return listReactionUsers(scope, command.listReactions);
-      case 'removeAllReactions':
-        return removeAllReactions(scope, command.removeAllReactions);
-      case 'pin':
-        return pin(scope, command.pin);
-      case 'unpin':
-        return unpin(scope, command.unpin);
-      case 'listPins':
-        return listPins(scope, command.listPins);
-      case 'typing':
-        return typing(scope, command.typing);
-      case 'acknowledge':
-        return acknowledge(scope, command.acknowledge);
-      case 'getChannel':
-        return this.#getChannel(scope, command.getChannel);
-      case 'createWebhook':
-        return createWebhook(scope, command.createWebhook);
-      case 'listWebhooks':
-        return listWebhooks(scope, command.listWebhooks);
-      case 'getWebhook':
-        return getWebhook(scope, command.getWebhook);
-      case 'updateWebhook':
-        return updateWebhook(scope, command.updateWebhook);
-      case 'deleteWebhook':
-        return deleteWebhook(scope, command.deleteWebhook);
-      case 'executeWebhook':
-        return executeWebhook(scope, command.executeWebhook);
-      case 'getWebhookMessage':
-        return getWebhookMessage(scope, command.getWebhookMessage);
-      case 'editWebhookMessage':
-        return editWebhookMessage(scope, command.editWebhookMessage);
-      case 'deleteWebhookMessage':
-        return deleteWebhookMessage(scope, command.deleteWebhookMessage);
-      case 'addRecipient':
-        return addRecipient(scope, command.addRecipient);
-      case 'removeRecipient':
-        return removeRecipient(scope, command.removeRecipient);
-      case 'checkPermission':
-        return scope.access(command.checkPermission.caller).then((access) => {
-          requireAnyOf(access, command.checkPermission.anyOf);
-          return EMPTY_REPLY;
-        });
-      case 'locate':
-        return Promise.resolve({
-          reply: { $case: 'location', location: { guildId: scope.channel.guild_id ?? '', type: scope.channel.type } },
-        });
-      default:
-        return assertNever(command);
-    }
-  }
-
   /**
-   * GET /channels/{id} as the caller sees it. A guild channel is shaped by its Guild (which owns the
-   * record and checks VIEW_CHANNEL), with this actor's newer last_message_id; a DM needs a recipient.
-   * With no caller (an internal lookup) the record is shaped here, unchecked; the edge always sends
-   * the caller for clients.
+   * Every command's handler: the scoped ones with the channel loaded (404 10003 when there is none),
+   * the Guild's tells and the flush timer on the actor itself.
    */
-  async #getChannel(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
-    const viewerId = request.caller?.userId ?? '';
-    const { channel } = scope;
-    if (channel.guild_id !== null && viewerId !== '') {
-      const reply = await this.ctx
-        .ask('guild', channel.guild_id, {
-          command: {
-            $case: 'getChannel',
-            getChannel: { caller: request.caller, targetId: channel.id, withCounts: false },
-          },
-        })
-        .catch((error: unknown) => {
-          throw error instanceof UnknownEntityError && error.entity === 'guild'
-            ? new UnknownEntityError('channel')
-            : error;
-        });
-      if (reply.reply?.$case !== 'json') return EMPTY_REPLY;
-      const json = JSON.parse(reply.reply.json.json) as Record<string, unknown>;
-      if ('last_message_id' in json) json['last_message_id'] = channel.last_message_id;
-      if (channel.last_pin_timestamp !== null) json['last_pin_timestamp'] = channel.last_pin_timestamp;
-      return jsonReply(JSON.stringify(json));
-    }
-    if (viewerId !== '') await viewAccess(this.ctx, channel, viewerId, scope.accessCache);
-    if (channel.guild_id === null) await scope.loadUsers(channel.recipient_ids);
-    return jsonReply(JSON.stringify(channelJson(channel, viewerId, (id) => scope.users.get(id))));
+  static readonly #handlers: HandlerTable<ChannelCase, ChannelActor, ChannelReply> = {
+    ...withContext(SCOPED_HANDLERS, (actor: ChannelActor) => actor.#scopeOrLoad()),
+    invalidateAccess: (actor, change) => actor.#invalidateAccess(change),
+    channelChanged: (actor, change) => actor.#channelChanged(change),
+    flush: (actor) => actor.#flush(),
+  };
+
+  override async handle({ command }: ChannelCommand): Promise<ChannelReply> {
+    if (command !== undefined && command.$case !== 'invalidateAccess' && !this.#loaded) await this.#load();
+    return dispatch(ChannelActor.#handlers, this, command);
   }
 
   /** The Guild changed what its snapshots carry: drop the cached ones (nothing to drop before loading). */

@@ -1,14 +1,16 @@
 import type { GuildCommand, GuildReply } from '../../proto/gen/chorus/v1/guild.js';
 import type { BlobRemover } from '../../src/domain/BlobStore.js';
-import { ValidationError } from '../../src/domain/errors.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
+import { dispatch, type HandlerTable } from '../runtime/commandTable.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
 import { GuildRuntime } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import * as channels from './guildChannels.js';
-import { handleExtension, isExtensionCommand } from './guildExtensionCommands.js';
+import * as emojis from './guildEmojis.js';
+import * as extras from './guildExtras.js';
+import { createFromTemplate } from './guildFromTemplate.js';
 import * as invites from './guildInvites.js';
 import * as lifecycle from './guildLifecycle.js';
 import * as members from './guildMembers.js';
@@ -17,10 +19,92 @@ import * as moderation from './guildModeration.js';
 import * as roles from './guildRoles.js';
 import * as sessions from './guildSessions.js';
 import * as settings from './guildSettings.js';
+import * as stickers from './guildStickers.js';
+import * as templates from './guildTemplates.js';
 
-function assertNever(value: never): never {
-  throw new ValidationError({ _errors: [{ code: 'UNKNOWN_COMMAND', message: `Unknown command ${String(value)}` }] });
-}
+type GuildCase = NonNullable<GuildCommand['command']>;
+
+/**
+ * Every Guild command's handler. Each takes the turn's runtime and its payload; create_guild and
+ * create_from_template also take the guild id, which is the actor's key (a guild being created has
+ * no state yet).
+ */
+const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
+  createGuild: (rt, command) => lifecycle.createGuild(rt, rt.ctx.key, command),
+  getGuild: lifecycle.getGuild,
+  updateGuild: lifecycle.updateGuild,
+  deleteGuild: lifecycle.deleteGuild,
+  listChannels: channels.listChannels,
+  getChannel: channels.getChannel,
+  createChannel: channels.createChannel,
+  reorderChannels: channels.reorderChannels,
+  updateChannel: channels.updateChannel,
+  deleteChannel: channels.deleteChannel,
+  putOverwrite: channels.putOverwrite,
+  deleteOverwrite: channels.deleteOverwrite,
+  listRoles: roles.listRoles,
+  createRole: roles.createRole,
+  reorderRoles: roles.reorderRoles,
+  updateRole: roles.updateRole,
+  deleteRole: roles.deleteRole,
+  mentionableRoles: roles.mentionableRoles,
+  listMembers: members.listMembers,
+  getMember: members.getMember,
+  updateMember: members.updateMember,
+  addMemberRole: members.addMemberRole,
+  removeMemberRole: members.removeMemberRole,
+  addMember: membership.addMember,
+  removeMember: membership.removeMember,
+  authorizeBot: membership.authorizeBot,
+  createInvite: invites.createInvite,
+  listInvites: invites.listInvites,
+  listChannelInvites: invites.listChannelInvites,
+  deleteInvite: invites.deleteInvite,
+  getInvite: invites.getInvite,
+  acceptInvite: invites.acceptInvite,
+  channelAccess: sessions.channelAccess,
+  subscribe: sessions.subscribe,
+  unsubscribe: sessions.unsubscribe,
+  dispatch: sessions.dispatch,
+  checkPermission: sessions.checkPermission,
+  userChanged: sessions.userChanged,
+  getWidget: settings.getWidget,
+  updateWidget: settings.updateWidget,
+  getWidgetJson: settings.getWidgetJson,
+  getWelcomeScreen: settings.getWelcomeScreen,
+  updateWelcomeScreen: settings.updateWelcomeScreen,
+  getVanityUrl: settings.getVanityUrl,
+  updateVanityUrl: settings.updateVanityUrl,
+  listBans: moderation.listBans,
+  getBan: moderation.getBan,
+  putBan: moderation.putBan,
+  deleteBan: moderation.deleteBan,
+  pruneCount: moderation.pruneCount,
+  prune: moderation.prune,
+  listEmojis: emojis.listEmojis,
+  getEmoji: emojis.getEmoji,
+  createEmoji: emojis.createEmoji,
+  updateEmoji: emojis.updateEmoji,
+  deleteEmoji: emojis.deleteEmoji,
+  listStickers: stickers.listStickers,
+  getSticker: stickers.getSticker,
+  createSticker: stickers.createSticker,
+  updateSticker: stickers.updateSticker,
+  deleteSticker: stickers.deleteSticker,
+  listTemplates: templates.listTemplates,
+  createTemplate: templates.createTemplate,
+  syncTemplate: templates.syncTemplate,
+  updateTemplate: templates.updateTemplate,
+  deleteTemplate: templates.deleteTemplate,
+  getTemplate: templates.getTemplate,
+  createFromTemplate: (rt, command) => createFromTemplate(rt, rt.ctx.key, command),
+  templateUsed: templates.templateUsed,
+  getPreview: extras.getPreview,
+  roleMemberCounts: extras.roleMemberCounts,
+  updateMemberProfile: extras.updateMemberProfile,
+  putMember: extras.putMember,
+  updateVoiceState: extras.updateVoiceState,
+};
 
 /**
  * One guild (key = guild id): its record, roles, members, channels and overwrites, invites, bans and
@@ -56,116 +140,7 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     return Promise.resolve();
   }
 
-  async handle({ command }: GuildCommand): Promise<GuildReply> {
-    const rt = this.#rt;
-    if (command === undefined)
-      throw new ValidationError({ _errors: [{ code: 'EMPTY_COMMAND', message: 'No command' }] });
-    if (isExtensionCommand(command)) return handleExtension(rt, this.ctx.key, command);
-    switch (command.$case) {
-      case 'createGuild':
-        return lifecycle.createGuild(rt, this.ctx.key, command.createGuild);
-      case 'getGuild':
-        return lifecycle.getGuild(rt, command.getGuild);
-      case 'updateGuild':
-        return lifecycle.updateGuild(rt, command.updateGuild);
-      case 'deleteGuild':
-        return lifecycle.deleteGuild(rt, command.deleteGuild);
-      case 'listChannels':
-        return channels.listChannels(rt, command.listChannels);
-      case 'getChannel':
-        return channels.getChannel(rt, command.getChannel);
-      case 'createChannel':
-        return channels.createChannel(rt, command.createChannel);
-      case 'reorderChannels':
-        return channels.reorderChannels(rt, command.reorderChannels);
-      case 'updateChannel':
-        return channels.updateChannel(rt, command.updateChannel);
-      case 'deleteChannel':
-        return channels.deleteChannel(rt, command.deleteChannel);
-      case 'putOverwrite':
-        return channels.putOverwrite(rt, command.putOverwrite);
-      case 'deleteOverwrite':
-        return channels.deleteOverwrite(rt, command.deleteOverwrite);
-      case 'listRoles':
-        return roles.listRoles(rt, command.listRoles);
-      case 'createRole':
-        return roles.createRole(rt, command.createRole);
-      case 'reorderRoles':
-        return roles.reorderRoles(rt, command.reorderRoles);
-      case 'updateRole':
-        return roles.updateRole(rt, command.updateRole);
-      case 'deleteRole':
-        return roles.deleteRole(rt, command.deleteRole);
-      case 'mentionableRoles':
-        return roles.mentionableRoles(rt, command.mentionableRoles);
-      case 'listMembers':
-        return members.listMembers(rt, command.listMembers);
-      case 'getMember':
-        return members.getMember(rt, command.getMember);
-      case 'updateMember':
-        return members.updateMember(rt, command.updateMember);
-      case 'addMemberRole':
-        return members.addMemberRole(rt, command.addMemberRole);
-      case 'removeMemberRole':
-        return members.removeMemberRole(rt, command.removeMemberRole);
-      case 'addMember':
-        return membership.addMember(rt, command.addMember);
-      case 'removeMember':
-        return membership.removeMember(rt, command.removeMember);
-      case 'authorizeBot':
-        return membership.authorizeBot(rt, command.authorizeBot);
-      case 'createInvite':
-        return invites.createInvite(rt, command.createInvite);
-      case 'listInvites':
-        return invites.listInvites(rt, command.listInvites);
-      case 'listChannelInvites':
-        return invites.listChannelInvites(rt, command.listChannelInvites);
-      case 'deleteInvite':
-        return invites.deleteInvite(rt, command.deleteInvite);
-      case 'getInvite':
-        return invites.getInvite(rt, command.getInvite);
-      case 'acceptInvite':
-        return invites.acceptInvite(rt, command.acceptInvite);
-      case 'channelAccess':
-        return sessions.channelAccess(rt, command.channelAccess);
-      case 'subscribe':
-        return sessions.subscribe(rt, command.subscribe);
-      case 'unsubscribe':
-        return sessions.unsubscribe(rt, command.unsubscribe);
-      case 'dispatch':
-        return sessions.dispatch(rt, command.dispatch);
-      case 'checkPermission':
-        return sessions.checkPermission(rt, command.checkPermission);
-      case 'userChanged':
-        return sessions.userChanged(rt, command.userChanged);
-      case 'getWidget':
-        return settings.getWidget(rt, command.getWidget);
-      case 'updateWidget':
-        return settings.updateWidget(rt, command.updateWidget);
-      case 'getWidgetJson':
-        return settings.getWidgetJson(rt);
-      case 'getWelcomeScreen':
-        return settings.getWelcomeScreen(rt, command.getWelcomeScreen);
-      case 'updateWelcomeScreen':
-        return settings.updateWelcomeScreen(rt, command.updateWelcomeScreen);
-      case 'getVanityUrl':
-        return settings.getVanityUrl(rt, command.getVanityUrl);
-      case 'updateVanityUrl':
-        return settings.updateVanityUrl(rt, command.updateVanityUrl);
-      case 'listBans':
-        return moderation.listBans(rt, command.listBans);
-      case 'getBan':
-        return moderation.getBan(rt, command.getBan);
-      case 'putBan':
-        return moderation.putBan(rt, command.putBan);
-      case 'deleteBan':
-        return moderation.deleteBan(rt, command.deleteBan);
-      case 'pruneCount':
-        return moderation.pruneCount(rt, command.pruneCount);
-      case 'prune':
-        return moderation.prune(rt, command.prune);
-      default:
-        return assertNever(command);
-    }
+  override handle({ command }: GuildCommand): Promise<GuildReply> {
+    return dispatch(GUILD_HANDLERS, this.#rt, command);
   }
 }

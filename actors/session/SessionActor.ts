@@ -4,6 +4,7 @@ import { ConflictError, ServiceUnavailableError, toAppError, UnknownEntityError 
 import { allowsDispatch, dataSeenBy, GatewayIntent, hasIntent } from '../../src/domain/intents.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
+import { dispatch, withContext, type HandlerTable } from '../runtime/commandTable.js';
 import type { SessionStore } from '../runtime/ports/sessionStore.js';
 import { authenticate, authenticateResume, type Authenticated } from './authenticate.js';
 import { handleClientOp, type SessionPort } from './clientOps.js';
@@ -28,7 +29,22 @@ export interface SessionOptions {
   readonly gatewayUrl: string;
 }
 
+type SessionCase = NonNullable<SessionCommand['command']>;
+/** Commands served by an identified session (every one but identify). */
+type IdentifiedCase = Exclude<SessionCase, { $case: 'identify' }>;
+/** What the handlers of an identified session's commands get. */
+interface IdentifiedTurn {
+  readonly actor: SessionActor;
+  readonly identity: Identity;
+}
+
 const EMPTY: SessionReply = { reply: { $case: 'empty', empty: {} } };
+
+/** The empty reply, once `work` is done. */
+async function done(work: Promise<unknown>): Promise<SessionReply> {
+  await work;
+  return EMPTY;
+}
 const RESUMED_DATA = '{"_trace":["[\\"chorus-gateway\\",{\\"micros\\":0}]"]}';
 
 /**
@@ -66,47 +82,42 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     if (command?.$case === 'dispatch' && identity && !this.#ended) {
       return this.#dispatch(identity, command.dispatch);
     }
-    return this.#serve(command);
+    return dispatch(SessionActor.#handlers, this, command);
   }
 
-  async #serve(command: SessionCommand['command']): Promise<SessionReply> {
-    if (command?.$case === 'identify') return this.#identify(command.identify);
+  /** Handlers of the commands an identified session serves. */
+  static readonly #identifiedHandlers: HandlerTable<IdentifiedCase, IdentifiedTurn, SessionReply> = {
+    resume: ({ actor, identity }, command) => actor.#resume(identity, command),
+    detach: ({ actor }, command) => done(actor.#detach(command)),
+    dispatch: ({ actor, identity }, event) => done(actor.#dispatch(identity, event)),
+    heartbeat: ({ actor }) => done(actor.#s.keepAlive()),
+    clientOp: ({ actor, identity }, { op, dataJson }) => done(actor.#clientOp(identity, op, dataJson)),
+    expire: async ({ actor }, { detachedAt }) => {
+      if (!actor.#s.socket && actor.#s.detachedAt === Number(detachedAt)) await actor.#end();
+      return EMPTY;
+    },
+    joinedGuild: ({ actor, identity }, { guildId }) => done(actor.#join(identity, guildId)),
+    leftGuild: ({ actor }, { guildId }) => done(actor.#leave(guildId)),
+    invalidate: ({ actor }, { reason }) => done(actor.#invalidate(reason)),
+  };
+
+  /**
+   * Every command's handler. Identify starts a session; every other command needs one: an unknown
+   * (never identified, expired or ended) session answers so, and never starts from nothing.
+   */
+  static readonly #handlers: HandlerTable<SessionCase, SessionActor, SessionReply> = {
+    identify: (actor, command) => actor.#identify(command),
+    ...withContext(SessionActor.#identifiedHandlers, (actor: SessionActor) => actor.#identified()),
+  };
+
+  /** This session's identity for a turn; 404 (and the activation stops) when the session is unknown. */
+  #identified(): IdentifiedTurn {
     const identity = this.#s.identity;
-    if (command === undefined || identity === undefined || this.#ended) {
-      // An unknown (never identified, expired or ended) session: answer so, never start one from nothing.
+    if (identity === undefined || this.#ended) {
       this.ctx.stopSelf();
       throw new UnknownEntityError('session');
     }
-    switch (command.$case) {
-      case 'resume':
-        return this.#resume(identity, command.resume);
-      case 'detach':
-        await this.#detach(command.detach);
-        return EMPTY;
-      case 'dispatch':
-        await this.#dispatch(identity, command.dispatch);
-        return EMPTY;
-      case 'heartbeat':
-        await this.#s.keepAlive();
-        return EMPTY;
-      case 'clientOp':
-        await this.#clientOp(identity, command.clientOp.op, command.clientOp.dataJson);
-        return EMPTY;
-      case 'expire':
-        if (!this.#s.socket && this.#s.detachedAt === Number(command.expire.detachedAt)) await this.#end();
-        return EMPTY;
-      case 'joinedGuild':
-        await this.#join(identity, command.joinedGuild.guildId);
-        return EMPTY;
-      case 'leftGuild':
-        await this.#leave(command.leftGuild.guildId);
-        return EMPTY;
-      case 'invalidate':
-        await this.#invalidate(command.invalidate.reason);
-        return EMPTY;
-      default:
-        return unhandled(command);
-    }
+    return { actor: this, identity };
   }
 
   override canPassivate(): boolean {
@@ -285,8 +296,4 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     this.ctx.stopSelf();
     await this.#s.forget();
   }
-}
-
-function unhandled(command: never): never {
-  throw new UnknownEntityError(command);
 }

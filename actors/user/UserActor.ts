@@ -1,11 +1,12 @@
 import type { Authenticate, UserCommand, UserReply } from '../../proto/gen/chorus/v1/user.js';
 import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { deleteBlobsAfterCommit, type BlobRemover } from '../../src/domain/BlobStore.js';
-import { InternalError, UnauthorizedError, UnknownEntityError } from '../../src/domain/errors.js';
+import { UnauthorizedError, UnknownEntityError } from '../../src/domain/errors.js';
 import { verifyToken } from '../../src/domain/tokens.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
+import { dispatch, withContext, type HandlerTable } from '../runtime/commandTable.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { UserSessionStore } from '../runtime/ports/userSessionStore.js';
@@ -23,33 +24,57 @@ import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
 import { repairUserRecord } from './userRecordRepair.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
-type Command = NonNullable<UserCommand['command']>;
-type RuntimeCase = 'attachSession' | 'detachSession' | 'dispatch' | 'joinedGuild' | 'leftGuild';
+type UserCase = NonNullable<UserCommand['command']>;
 /** Session bookkeeping and guild membership: served without the account record. */
-type RuntimeCommand = Extract<Command, { $case: RuntimeCase }>;
-type AccountCommand = Exclude<Command, { $case: RuntimeCase | 'authenticate' }>;
-
-const RUNTIME_CASES: ReadonlySet<string> = new Set<RuntimeCase>([
-  'attachSession',
-  'detachSession',
-  'dispatch',
-  'joinedGuild',
-  'leftGuild',
-]);
-
-function isRuntimeCommand(command: Command): command is RuntimeCommand {
-  return RUNTIME_CASES.has(command.$case);
-}
+type RuntimeCase = 'attachSession' | 'detachSession' | 'dispatch' | 'joinedGuild' | 'leftGuild';
+/** Commands about the account itself, each in its helper module: served with the record loaded. */
+type AccountCase = Exclude<UserCase, { $case: RuntimeCase | 'authenticate' }>;
 
 /** A record as loaded, repaired (see repairUserRecord): an account is never bricked by its own stored data. */
 function repaired(user: UserRecord | undefined): UserRecord | undefined {
   return user === undefined ? undefined : repairUserRecord(user);
 }
 
-/** Exhaustiveness guard: a command this switch does not know (a newer peer's) is an internal error. */
-function assertNever(value: never): never {
-  throw new InternalError({ cause: new Error(`Unhandled user command ${JSON.stringify(value)}`) });
-}
+/** Handlers of the commands about the account, each taking the turn view of the loaded record. */
+const ACCOUNT_HANDLERS: HandlerTable<AccountCase, UserTurn, UserReply> = {
+  getMe: account.getMe,
+  updateMe: account.updateMe,
+  getPublic: account.getPublic,
+  getProfile: account.getProfile,
+  updateProfile: account.updateProfile,
+  logout: account.logout,
+  disableAccount: account.disableAccount,
+  deleteAccount: account.deleteAccount,
+  enableTotp: mfa.enableTotp,
+  disableTotp: mfa.disableTotp,
+  getBackupCodes: mfa.getBackupCodes,
+  getSettings: prefs.getSettings,
+  updateSettings: prefs.updateSettings,
+  getGuildSettings: prefs.getGuildSettings,
+  updateGuildSettings: prefs.updateGuildSettings,
+  listGuildSettings: prefs.listGuildSettings,
+  getNote: prefs.getNote,
+  putNote: prefs.putNote,
+  getRelationships: relations.listRelationships,
+  putRelationship: relations.putRelationship,
+  addRelationship: relations.addRelationshipByTag,
+  deleteRelationship: relations.deleteRelationship,
+  relationshipChanged: relations.relationshipChanged,
+  mutualRelationships: relations.mutualRelationships,
+  listDms: dms.listDms,
+  openDm: dms.openDm,
+  listGuilds,
+  createApplication: apps.createApplication,
+  listApplications: apps.listApplications,
+  getApplication: apps.getApplication,
+  updateApplication: apps.updateApplication,
+  createBot: apps.createBot,
+  resetBotToken: apps.resetBotToken,
+  updateBot: apps.updateBot,
+  getAuthorize: oauth.getAuthorize,
+  authorizeApplication: oauth.authorizeApplication,
+  applicationCommands,
+};
 
 /**
  * One account (key = user id): authenticates its tokens from memory, owns its settings,
@@ -83,125 +108,43 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     if (this.#user) for (const id of await this.stores.guilds.guildIdsOfUser(this.ctx.key)) this.#guildIds.add(id);
   }
 
-  async handle({ command }: UserCommand): Promise<UserReply> {
-    if (command === undefined) throw new UnknownEntityError('user');
-    if (isRuntimeCommand(command)) return this.#runtime(command);
-    if (command.$case === 'authenticate') {
-      const turn = await this.#require(true);
-      if (turn.user.bot && this.#applicationId === undefined) {
-        this.#applicationId = (await this.stores.applications.findByBotUser(turn.user.id))?.id;
+  /**
+   * Every command's handler. Session bookkeeping is written through before the reply: an
+   * acknowledged attach survives this node.
+   */
+  static readonly #handlers: HandlerTable<UserCase, UserActor, UserReply> = {
+    ...withContext(ACCOUNT_HANDLERS, (actor: UserActor) => actor.#require(false)),
+    authenticate: async (actor, request) => {
+      const turn = await actor.#require(true);
+      if (turn.user.bot && actor.#applicationId === undefined) {
+        actor.#applicationId = (await actor.stores.applications.findByBotUser(turn.user.id))?.id;
       }
-      return this.#authenticate(turn, command.authenticate);
-    }
-    return this.#account(await this.#require(false), command);
-  }
+      return actor.#authenticate(turn, request);
+    },
+    attachSession: async (actor, { sessionId, shardId, intents }) => {
+      await actor.#sessions.attach(sessionId, shardId, intents);
+      return emptyReply();
+    },
+    detachSession: async (actor, { sessionId }) => {
+      await actor.#sessions.detach(sessionId);
+      return emptyReply();
+    },
+    dispatch: (actor, { event }) => {
+      if (event) actor.#sessions.dispatch(event);
+      return emptyReply();
+    },
+    joinedGuild: (actor, { guildId }) => {
+      actor.#membership(guildId, true);
+      return emptyReply();
+    },
+    leftGuild: (actor, { guildId }) => {
+      actor.#membership(guildId, false);
+      return emptyReply();
+    },
+  };
 
-  /** Session bookkeeping is written through before the reply: an acknowledged attach survives this node. */
-  async #runtime(command: RuntimeCommand): Promise<UserReply> {
-    switch (command.$case) {
-      case 'attachSession': {
-        const { sessionId, shardId, intents } = command.attachSession;
-        await this.#sessions.attach(sessionId, shardId, intents);
-        break;
-      }
-      case 'detachSession':
-        await this.#sessions.detach(command.detachSession.sessionId);
-        break;
-      case 'dispatch':
-        if (command.dispatch.event) this.#sessions.dispatch(command.dispatch.event);
-        break;
-      case 'joinedGuild':
-        this.#membership(command.joinedGuild.guildId, true);
-        break;
-      case 'leftGuild':
-        this.#membership(command.leftGuild.guildId, false);
-        break;
-      default:
-        return assertNever(command);
-    }
-    return emptyReply();
-  }
-
-  /** Commands about the account itself, each in its helper module. */
-  #account(turn: UserTurn, command: AccountCommand): Promise<UserReply> | UserReply {
-    switch (command.$case) {
-      case 'getMe':
-        return account.getMe(turn, command.getMe);
-      case 'updateMe':
-        return account.updateMe(turn, command.updateMe);
-      case 'getPublic':
-        return account.getPublic(turn);
-      case 'getProfile':
-        return account.getProfile(turn, command.getProfile);
-      case 'updateProfile':
-        return account.updateProfile(turn, command.updateProfile);
-      case 'logout':
-        return account.logout(turn, command.logout);
-      case 'disableAccount':
-        return account.disableAccount(turn, command.disableAccount);
-      case 'deleteAccount':
-        return account.deleteAccount(turn, command.deleteAccount);
-      case 'enableTotp':
-        return mfa.enableTotp(turn, command.enableTotp);
-      case 'disableTotp':
-        return mfa.disableTotp(turn, command.disableTotp);
-      case 'getBackupCodes':
-        return mfa.getBackupCodes(turn, command.getBackupCodes);
-      case 'getSettings':
-        return prefs.getSettings(turn, command.getSettings);
-      case 'updateSettings':
-        return prefs.updateSettings(turn, command.updateSettings);
-      case 'getGuildSettings':
-        return prefs.getGuildSettings(turn, command.getGuildSettings);
-      case 'updateGuildSettings':
-        return prefs.updateGuildSettings(turn, command.updateGuildSettings);
-      case 'listGuildSettings':
-        return prefs.listGuildSettings(turn, command.listGuildSettings);
-      case 'getNote':
-        return prefs.getNote(turn, command.getNote);
-      case 'putNote':
-        return prefs.putNote(turn, command.putNote);
-      case 'getRelationships':
-        return relations.listRelationships(turn, command.getRelationships);
-      case 'putRelationship':
-        return relations.putRelationship(turn, command.putRelationship);
-      case 'addRelationship':
-        return relations.addRelationshipByTag(turn, command.addRelationship);
-      case 'deleteRelationship':
-        return relations.deleteRelationship(turn, command.deleteRelationship);
-      case 'relationshipChanged':
-        return relations.relationshipChanged(turn, command.relationshipChanged);
-      case 'mutualRelationships':
-        return relations.mutualRelationships(turn, command.mutualRelationships);
-      case 'listDms':
-        return dms.listDms(turn, command.listDms);
-      case 'openDm':
-        return dms.openDm(turn, command.openDm);
-      case 'listGuilds':
-        return listGuilds(turn, command.listGuilds);
-      case 'createApplication':
-        return apps.createApplication(turn, command.createApplication);
-      case 'listApplications':
-        return apps.listApplications(turn, command.listApplications);
-      case 'getApplication':
-        return apps.getApplication(turn, command.getApplication);
-      case 'updateApplication':
-        return apps.updateApplication(turn, command.updateApplication);
-      case 'createBot':
-        return apps.createBot(turn, command.createBot);
-      case 'resetBotToken':
-        return apps.resetBotToken(turn, command.resetBotToken);
-      case 'updateBot':
-        return apps.updateBot(turn, command.updateBot);
-      case 'getAuthorize':
-        return oauth.getAuthorize(turn, command.getAuthorize);
-      case 'authorizeApplication':
-        return oauth.authorizeApplication(turn, command.authorizeApplication);
-      case 'applicationCommands':
-        return applicationCommands(turn, command.applicationCommands);
-      default:
-        return assertNever(command);
-    }
+  override handle({ command }: UserCommand): Promise<UserReply> {
+    return dispatch(UserActor.#handlers, this, command);
   }
 
   /**
