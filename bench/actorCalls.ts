@@ -19,7 +19,7 @@ export async function measureActorCalls(count = 2_000): Promise<{ local: CallLat
   const localKey = keyOwnedBy(ring, 'channel', a.id);
   const remoteKey = keyOwnedBy(ring, 'channel', b.id);
   const ask = (key: string) =>
-    a.system.ask('channel', key, { command: { $case: 'getChannel', getChannel: { body: '', authorJson: '' } } });
+    a.system.ask('channel', key, { command: { $case: 'getChannel', getChannel: { body: '' } } });
   const time = async (key: string): Promise<CallLatency> => {
     for (let index = 0; index < 200; index += 1) await ask(key);
     const samples: number[] = [];

@@ -65,7 +65,8 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
   }
   enforceSlowmode(scope, access, now);
 
-  const needAuthor = request.authorJson === '' && access.memberJson === '';
+  // The author comes from the member snapshot (guild channels) or, without one, the user store.
+  const needAuthor = access.memberJson === '';
   const firstMessage = channel.last_message_id === null;
   const dmAnnounce = channel.guild_id === null && firstMessage ? channel.recipient_ids : [];
   const { json, record } = await storeMessage(scope, access, body, {
@@ -73,8 +74,7 @@ export async function createMessage(scope: ChannelScope, request: ChannelBodyReq
     nonce,
     webhookId: null,
     load: [...(needAuthor ? [caller.userId] : []), ...dmAnnounce],
-    snapshot: () =>
-      scope.authors.resolve(caller.userId, request.authorJson, access.memberJson, () => scope.users.get(caller.userId)),
+    snapshot: () => scope.authors.resolve(caller.userId, '', access.memberJson, () => scope.users.get(caller.userId)),
     beforeDispatch: () => {
       if (channel.guild_id === null && firstMessage) announceDm(scope, caller.userId);
     },

@@ -41,7 +41,7 @@ function guildChannelRoute(deps: EdgeDeps, build: ChannelGuildCommand, options: 
 /** Asks the Channel actor for the channel as the caller sees it (it checks access for DMs and guilds). */
 async function channelAsSeen(deps: EdgeDeps, ctx: EdgeContext, caller: Caller, channelId: string): Promise<void> {
   const reply = await deps.system.ask(ActorKind.Channel, channelId, {
-    command: { $case: 'getChannel', getChannel: { caller, body: '', authorJson: '' } },
+    command: { $case: 'getChannel', getChannel: { caller, body: '' } },
   });
   sendReply(ctx, reply);
 }

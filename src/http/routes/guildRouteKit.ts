@@ -65,7 +65,7 @@ export async function publicUserJson(deps: EdgeDeps, caller: Caller, userId: str
 /** Where a channel lives (its guild id, '' for DMs); 404 10003 for an unknown channel. */
 export async function locateChannel(deps: EdgeDeps, caller: Caller, channelId: string): Promise<ChannelLocation> {
   const reply = await deps.system.ask(ActorKind.Channel, channelId, {
-    command: { $case: 'locate', locate: { caller, body: '', authorJson: '' } },
+    command: { $case: 'locate', locate: { caller, body: '' } },
   });
   if (reply.reply?.$case !== 'location') {
     throw new InternalError({ cause: new Error(`locate answered ${reply.reply?.$case ?? 'nothing'}`) });

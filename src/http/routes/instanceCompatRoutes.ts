@@ -136,7 +136,7 @@ function signedInRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       await deps.system.ask(ActorKind.Channel, state.channel_id, {
         command: {
           $case: 'acknowledge',
-          acknowledge: { caller, body: JSON.stringify({ message_id: state.message_id }), authorJson: '' },
+          acknowledge: { caller, body: JSON.stringify({ message_id: state.message_id }) },
         },
       });
     }

@@ -47,7 +47,7 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
       const command = {
         $case: 'createMessage' as const,
-        createMessage: { caller, body: JSON.stringify({ ...body, attachments: uploads.attachments }), authorJson: '' },
+        createMessage: { caller, body: JSON.stringify({ ...body, attachments: uploads.attachments }) },
       };
       sendReply(ctx, await askWithUploads(deps, uploads, () => askChannel(deps, channelId, command)));
     }),
@@ -59,7 +59,7 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
         deps,
         (ctx, caller) => ({
           $case: 'bulkDelete',
-          bulkDelete: { caller, body: bodyFor(ctx, 'BulkDeleteSchema'), authorJson: '' },
+          bulkDelete: { caller, body: bodyFor(ctx, 'BulkDeleteSchema') },
         }),
         { needs: Permission.MANAGE_MESSAGES },
       ),
@@ -103,7 +103,7 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
         const messageId = snowflakeParam(ctx, 'message_id');
         return {
           $case: 'acknowledge',
-          acknowledge: { caller, body: JSON.stringify({ ...body, message_id: messageId }), authorJson: '' },
+          acknowledge: { caller, body: JSON.stringify({ ...body, message_id: messageId }) },
         };
       },
       { needs: 0n },
@@ -111,6 +111,6 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   );
   router.post(
     '/channels/:channel_id/typing',
-    channelRoute(deps, (_ctx, caller) => ({ $case: 'typing', typing: { caller, body: '', authorJson: '' } })),
+    channelRoute(deps, (_ctx, caller) => ({ $case: 'typing', typing: { caller, body: '' } })),
   );
 }

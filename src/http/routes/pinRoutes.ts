@@ -22,14 +22,14 @@ function beforeTimeQuery(ctx: EdgeContext): string | undefined {
 export function pinRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get(
     '/channels/:channel_id/pins',
-    channelRoute(deps, (_ctx, caller) => ({ $case: 'listPins', listPins: { caller, body: '{}', authorJson: '' } })),
+    channelRoute(deps, (_ctx, caller) => ({ $case: 'listPins', listPins: { caller, body: '{}' } })),
   );
   router.get(
     '/channels/:channel_id/messages/pins',
     channelRoute(deps, (ctx, caller) => {
       const before = beforeTimeQuery(ctx);
       const query = { paginated: true, limit: intQuery(ctx, 'limit', 50, 1, 50), ...(before ? { before } : {}) };
-      return { $case: 'listPins', listPins: { caller, body: JSON.stringify(query), authorJson: '' } };
+      return { $case: 'listPins', listPins: { caller, body: JSON.stringify(query) } };
     }),
   );
   for (const base of ['/channels/:channel_id/pins', '/channels/:channel_id/messages/pins']) {

@@ -156,7 +156,6 @@ describe('ChannelActor access snapshots', () => {
           createMessage: {
             caller: { userId: '42', bot: false, rights: '0' },
             body: '{"content":"hi"}',
-            authorJson: '',
           },
         },
       });

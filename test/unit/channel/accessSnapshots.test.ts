@@ -45,7 +45,7 @@ describe('Channel permission snapshots cached from the Guild', () => {
   afterEach(() => node.close());
 
   function post(userId: string, content = 'hello'): Promise<ChannelReply> {
-    const createMessage = { caller: caller(userId), body: JSON.stringify({ content }), authorJson: '' };
+    const createMessage = { caller: caller(userId), body: JSON.stringify({ content }) };
     return node.channel(channelId, { $case: 'createMessage', createMessage });
   }
 

@@ -95,7 +95,7 @@ describe('Channel dispatch outbox (a node died between storing a message and dis
   function send(actor: ChannelActor, nonce: string): Promise<ChannelReply> {
     const caller = { userId: AUTHOR, bot: false, rights: '0' };
     const body = JSON.stringify({ content: `hello ${nonce}`, nonce });
-    return actor.handle({ command: { $case: 'createMessage', createMessage: { caller, body, authorJson: '' } } });
+    return actor.handle({ command: { $case: 'createMessage', createMessage: { caller, body } } });
   }
 
   function idOf(reply: ChannelReply): string {

@@ -84,11 +84,6 @@ export interface ChannelBodyRequest {
   caller?: Caller | undefined;
   /** The ajv-validated Discord body as JSON. list_pins: {"paginated", "before" (ISO time), "limit"}. */
   body: string;
-  /**
-   * create_message: the caller's user record as JSON (private or public; the actor keeps the public
-   * fields), which the edge has from authentication, so a message needs no User round trip.
-   */
-  authorJson: string;
 }
 
 export interface ListMessages {
@@ -1437,7 +1432,7 @@ export const ChannelReply: MessageFns<ChannelReply> = {
 };
 
 function createBaseChannelBodyRequest(): ChannelBodyRequest {
-  return { caller: undefined, body: '', authorJson: '' };
+  return { caller: undefined, body: '' };
 }
 
 export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
@@ -1447,9 +1442,6 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     }
     if (message.body !== '') {
       writer.uint32(18).string(message.body);
-    }
-    if (message.authorJson !== '') {
-      writer.uint32(26).string(message.authorJson);
     }
     return writer;
   },
@@ -1483,14 +1475,6 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
             message.body = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.authorJson = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1507,11 +1491,6 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     return {
       caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
       body: isSet(object.body) ? globalThis.String(object.body) : '',
-      authorJson: isSet(object.authorJson)
-        ? globalThis.String(object.authorJson)
-        : isSet(object.author_json)
-          ? globalThis.String(object.author_json)
-          : '',
     };
   },
 
@@ -1522,9 +1501,6 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     }
     if (message.body !== '') {
       obj.body = message.body;
-    }
-    if (message.authorJson !== '') {
-      obj.authorJson = message.authorJson;
     }
     return obj;
   },
@@ -1537,7 +1513,6 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     message.caller =
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.body = object.body ?? '';
-    message.authorJson = object.authorJson ?? '';
     return message;
   },
 };
