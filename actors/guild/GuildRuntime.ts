@@ -1,7 +1,7 @@
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { GuildReply } from '../../proto/gen/chorus/v1/guild.js';
 import { deleteBlobsAfterCommit, type BlobRemover } from '../../src/domain/BlobStore.js';
-import { UnauthorizedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import { UnauthorizedError, UnknownEntityError } from '../../src/domain/errors.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
@@ -28,17 +28,6 @@ export function emptyReply(): GuildReply {
 export function callerId(caller: Caller | undefined): string {
   if (!caller?.userId) throw new UnauthorizedError();
   return caller.userId;
-}
-
-/** Parses a body the edge validated; a body that is not a JSON object or array is refused (50035). */
-// T names the schema's body type the edge validated against; the actor trusts that validation.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-export function parseBody<T>(body: string): T {
-  try {
-    return JSON.parse(body || '{}') as T;
-  } catch {
-    throw new ValidationError({ _errors: [{ code: 'BASE_TYPE_BAD_JSON', message: 'Body is not valid JSON.' }] });
-  }
 }
 
 /**

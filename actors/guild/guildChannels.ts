@@ -7,15 +7,9 @@ import type {
 } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { Permission, parsePermissions } from '../../src/domain/permissions.js';
-import type {
-  ChannelCreateBody,
-  ChannelModifyBody,
-  ChannelPermissionOverwriteBody,
-  ChannelReorderBody,
-} from '../../src/contract/channel.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { checkParent, modifiedChannel, newChannelRecord, nextPosition } from './guildChannelModel.js';
 import { channelJson, guildJson } from './guildJson.js';
 import { deleteChannelInvites } from './guildInvites.js';
@@ -27,6 +21,13 @@ import {
   requireMember,
   requireVisibleChannel,
 } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import {
+  ChannelCreateSchema,
+  ChannelModifySchema,
+  ChannelPermissionOverwriteSchema,
+  ChannelReorderSchema,
+} from '../../src/contract/index.js';
 
 /** Discord's cap on channels per guild (30013 beyond it). */
 const MAX_CHANNELS = 500;
@@ -63,7 +64,7 @@ export async function createChannel(rt: GuildRuntime, request: GuildBodyRequest)
   const state = rt.state;
   const actorId = callerId(request.caller);
   requireGuildPermission(state, actorId, Permission.MANAGE_CHANNELS);
-  const body = parseBody<ChannelCreateBody>(request.body);
+  const body = bodyOf(ChannelCreateSchema, request.body);
   if (body.permission_overwrites?.length) {
     requireGuildPermission(state, actorId, Permission.MANAGE_ROLES);
     requireGrantableOverwrites(rt, actorId, body.permission_overwrites);
@@ -90,7 +91,7 @@ export async function reorderChannels(rt: GuildRuntime, request: GuildBodyReques
   const state = rt.state;
   const actorId = callerId(request.caller);
   requireGuildPermission(state, actorId, Permission.MANAGE_CHANNELS);
-  const items = parseBody<ChannelReorderBody>(request.body);
+  const items = bodyOf(ChannelReorderSchema, request.body);
   const changed: { channel: ChannelRecord; viewers: Set<string> }[] = [];
   items.forEach((item, index) => {
     const current = state.channels.get(item.id);
@@ -125,7 +126,7 @@ export async function updateChannel(rt: GuildRuntime, target: ChannelTarget): Pr
   const state = rt.state;
   const actorId = callerId(target.caller);
   const current = requireChannelPermission(state, actorId, target.channelId, Permission.MANAGE_CHANNELS);
-  const body = parseBody<ChannelModifyBody>(target.body);
+  const body = bodyOf(ChannelModifySchema, target.body);
   if (body.permission_overwrites !== undefined) {
     requireChannelPermission(state, actorId, target.channelId, Permission.MANAGE_ROLES);
     requireGrantableOverwrites(rt, actorId, body.permission_overwrites, target.channelId);
@@ -174,7 +175,7 @@ export async function putOverwrite(rt: GuildRuntime, target: OverwriteTarget): P
   const state = rt.state;
   const actorId = callerId(target.caller);
   const current = requireChannelPermission(state, actorId, target.channelId, Permission.MANAGE_ROLES);
-  const body = parseBody<ChannelPermissionOverwriteBody>(target.body);
+  const body = bodyOf(ChannelPermissionOverwriteSchema, target.body);
   const type = body.type;
   if (type !== 0 && type !== 1)
     throw ValidationError.field('type', 'BASE_TYPE_CHOICES', 'Value must be one of (0, 1).');

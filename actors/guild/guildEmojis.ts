@@ -1,8 +1,7 @@
 import type { CreateEmoji, ExpressionTarget, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
-import type { EmojiCreateBody, EmojiModifyBody } from '../../src/contract/guild.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import {
   checkRoleIds,
@@ -22,6 +21,8 @@ import {
   type EmojiRecord,
 } from './expressionRecords.js';
 import { requireMember } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { EmojiCreateWithoutImage, EmojiModifySchema } from '../../src/contract/index.js';
 
 /** Emoji names: 2..32 letters, digits or underscores (Discord's rule). */
 const EMOJI_NAME = /^[A-Za-z0-9_]{2,32}$/;
@@ -76,7 +77,7 @@ export async function createEmoji(rt: GuildRuntime, command: CreateEmoji): Promi
   const state = rt.state;
   const actorId = callerId(command.caller);
   requireCreateExpressions(state, actorId);
-  const body = parseBody<Omit<EmojiCreateBody, 'image'>>(command.body);
+  const body = bodyOf(EmojiCreateWithoutImage, command.body);
   const emojis = emojisOf(state.guild);
   const animated = command.animated;
   if (emojis.filter((e) => e.animated === animated).length >= MAX_EMOJIS_PER_KIND) {
@@ -99,7 +100,7 @@ export async function updateEmoji(rt: GuildRuntime, target: ExpressionTarget): P
   const state = rt.state;
   const actorId = callerId(target.caller);
   const current = managedExpression(state, actorId, (s) => requireEmoji(s, target.id));
-  const body = parseBody<EmojiModifyBody>(target.body);
+  const body = bodyOf(EmojiModifySchema, target.body);
   const next: EmojiRecord = {
     ...current,
     name: body.name === undefined ? current.name : checkedName(body.name),

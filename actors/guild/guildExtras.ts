@@ -2,12 +2,10 @@ import type { GuildReply, GuildRequest, MemberTarget, PutMember } from '../../pr
 import { MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
 import { Right, hasRight } from '../../src/domain/rights.js';
-import type { MemberChangeProfileBody } from '../../src/contract/guild.js';
-import type { VoiceStateUpdateBody } from '../../src/contract/realtime.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { guildEmojisJson, guildStickersJson } from './expressionRecords.js';
 import { ChannelType } from './guildChannelModel.js';
 import { memberJson } from './guildJson.js';
@@ -15,6 +13,8 @@ import { userSnapshot } from './guildLifecycle.js';
 import { requireTarget, saveMember } from './guildMembers.js';
 import { admitMember } from './guildMembership.js';
 import { memberPermissions, requireGuildPermission, requireMember } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { MemberChangeProfileSchema, VoiceStateUpdateSchema } from '../../src/contract/index.js';
 
 /** Discord's per-guild profile limits. */
 const MAX_PROFILE_BIO = 190;
@@ -81,7 +81,7 @@ export async function updateMemberProfile(rt: GuildRuntime, target: MemberTarget
   const actorId = callerId(target.caller);
   const current = requireMember(state, actorId);
   if (target.userId !== actorId) throw new MissingPermissionsError('SELF_ONLY');
-  const body = parseBody<MemberChangeProfileBody>(target.body);
+  const body = bodyOf(MemberChangeProfileSchema, target.body);
   const next: MemberRecord = { ...current };
   if (body.nick !== undefined) {
     const held = memberPermissions(state, actorId);
@@ -137,7 +137,7 @@ export function updateVoiceState(rt: GuildRuntime, target: MemberTarget): GuildR
   requireMember(state, actorId);
   requireTarget(state, target.userId);
   if (target.userId !== actorId) requireGuildPermission(state, actorId, Permission.MUTE_MEMBERS);
-  const body = parseBody<VoiceStateUpdateBody>(target.body);
+  const body = bodyOf(VoiceStateUpdateSchema, target.body);
   if (body.channel_id !== undefined && body.channel_id !== null) {
     const channel = state.channels.get(body.channel_id);
     if (!channel || !VOICE_TYPES.has(channel.type)) {

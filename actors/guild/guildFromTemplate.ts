@@ -2,27 +2,34 @@ import type { CreateFromTemplate, GuildReply } from '../../proto/gen/chorus/v1/g
 import { ConflictError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { parsePermissions } from '../../src/domain/permissions.js';
 import type { ChannelModifyBody } from '../../src/contract/channel.js';
-import type { GuildTemplateCreateBody } from '../../src/contract/guild.js';
 import type { ChannelRecord, GuildRecord, RoleRecord } from '../runtime/ports/records.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, jsonReply } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import { ChannelType, newChannelRecord } from './guildChannelModel.js';
 import { defaultGuildFields, guildJson } from './guildJson.js';
 import { newMember, userSnapshot } from './guildLifecycle.js';
 import type { SerializedGuild, TemplateChannel, TemplateRole } from './templateSnapshot.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { GuildTemplateCreateSchema } from '../../src/contract/index.js';
+import { isJsonObject, parseJsonObject } from '../../src/domain/jsonValue.js';
 
 /** A template comes from another guild of this instance, so it holds at most that guild's roles and channels. */
 const MAX_TEMPLATE_ROLES = 250;
 const MAX_TEMPLATE_CHANNELS = 500;
 
+/** True when a template's `serialized_source_guild` has what a guild is made from: roles (at least one) and channels. */
+function isSnapshot(value: unknown): value is SerializedGuild {
+  if (!isJsonObject(value)) return false;
+  const { roles, channels } = value;
+  return Array.isArray(roles) && roles.length > 0 && Array.isArray(channels);
+}
+
 /** The snapshot inside a template document; 404 10057 when there is none. */
 function snapshotOf(templateJson: string): SerializedGuild {
-  const snapshot = parseBody<{ serialized_source_guild?: SerializedGuild }>(templateJson).serialized_source_guild;
-  if (!snapshot || !Array.isArray(snapshot.roles) || snapshot.roles.length === 0 || !Array.isArray(snapshot.channels)) {
-    throw new UnknownEntityError('template');
-  }
+  const snapshot = parseJsonObject(templateJson || '{}')['serialized_source_guild'];
+  if (!isSnapshot(snapshot)) throw new UnknownEntityError('template');
   return snapshot;
 }
 
@@ -84,7 +91,7 @@ export async function createFromTemplate(
 ): Promise<GuildReply> {
   if (rt.exists) throw new ConflictError('Guild already exists');
   const ownerId = callerId(command.caller);
-  const body = parseBody<GuildTemplateCreateBody>(command.body);
+  const body = bodyOf(GuildTemplateCreateSchema, command.body);
   const name = body.name.trim();
   if (name.length < 2 || name.length > 100) {
     throw ValidationError.field('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 100 in length.');

@@ -9,10 +9,9 @@ import {
 } from '../../src/domain/errors.js';
 import { isIndexKey } from '../../src/domain/codeIndex.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
-import type { InviteCreateBody } from '../../src/contract/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { ChannelType } from './guildChannelModel.js';
 import { inviteCreateEventJson, inviteJson } from './guildJson.js';
@@ -25,6 +24,8 @@ import {
   requireGuildPermission,
   requireMember,
 } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { InviteCreateSchema } from '../../src/contract/index.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Invite codes are 8 random base62 characters; a collision is retried this many times. */
@@ -87,7 +88,7 @@ export async function createInvite(rt: GuildRuntime, target: ChannelTarget): Pro
   const channel = requireChannelPermission(state, actorId, target.channelId, Permission.CREATE_INSTANT_INVITE);
   if (channel.type === ChannelType.category)
     throw new BadRequestError('Cannot execute action on this channel type', 50_024);
-  const body = parseBody<InviteCreateBody>(target.body);
+  const body = bodyOf(InviteCreateSchema, target.body);
   const maxAge = body.max_age ?? 86_400;
   const maxUses = body.max_uses ?? 0;
   if (maxAge < 0 || maxAge > MAX_AGE_S)

@@ -1,16 +1,18 @@
 import type { CreateGuild, GuildBodyRequest, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { ConflictError, MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
 import { DEFAULT_EVERYONE_PERMISSIONS, Permission } from '../../src/domain/permissions.js';
-import type { GuildCreateBody, GuildUpdateBody } from '../../src/contract/guild.js';
+import type { GuildCreateBody } from '../../src/contract/guild.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import { replacedImageKeys, type HashedImageFolder } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import { ChannelType, newChannelRecord } from './guildChannelModel.js';
 import { PRIVATE_GUILD_FIELDS, defaultGuildFields, guildJson } from './guildJson.js';
 import { requireGuildPermission, requireMember } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { GuildCreateSchema, GuildUpdateSchema } from '../../src/contract/index.js';
 
 /** A public user snapshot from JSON the edge attached; `{id}` alone when it is missing or malformed. */
 export function userSnapshot(json: string, userId: string): Record<string, unknown> {
@@ -94,7 +96,7 @@ function initialChannels(rt: GuildRuntime, guildId: string, body: GuildCreateBod
 export async function createGuild(rt: GuildRuntime, guildId: string, command: CreateGuild): Promise<GuildReply> {
   if (rt.exists) throw new ConflictError('Guild already exists');
   const ownerId = callerId(command.caller);
-  const body = parseBody<GuildCreateBody>(command.body);
+  const body = bodyOf(GuildCreateSchema, command.body);
   const name = (body.name ?? '').trim();
   if (name.length < 2)
     throw ValidationError.field('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 100 in length.');
@@ -168,7 +170,7 @@ export async function updateGuild(rt: GuildRuntime, request: GuildBodyRequest): 
   const state = rt.state;
   const actorId = callerId(request.caller);
   requireGuildPermission(state, actorId, Permission.MANAGE_GUILD);
-  const body = parseBody<GuildUpdateBody & { owner_id?: unknown }>(request.body);
+  const body = bodyOf(GuildUpdateSchema, request.body);
   const guild: GuildRecord = { ...state.guild, fields: { ...state.guild.fields } };
   let ownerChanged = false;
   for (const [key, value] of Object.entries(body)) {

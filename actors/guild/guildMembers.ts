@@ -2,10 +2,9 @@ import type { GuildReply, ListMembers, MemberRoleTarget, MemberTarget } from '..
 import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { ALL_PERMISSIONS, Permission, hasAll } from '../../src/domain/permissions.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
-import type { MemberChangeBody } from '../../src/contract/guild.js';
 import type { MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { memberEventJson, memberJson } from './guildJson.js';
 import {
@@ -15,6 +14,8 @@ import {
   requireGuildPermission,
   requireMember,
 } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { MemberChangeSchema } from '../../src/contract/index.js';
 
 /** Longest timeout Discord allows (28 days). */
 const MAX_TIMEOUT_MS = 28 * 24 * 60 * 60 * 1000;
@@ -80,14 +81,6 @@ export function getMember(rt: GuildRuntime, target: MemberTarget): GuildReply {
   return jsonReply(memberJson(requireTarget(state, target.userId)));
 }
 
-/** The body of update_member: MemberChangeSchema plus the moderation fields Discord accepts there. */
-type MemberPatch = MemberChangeBody & {
-  nick?: string | null;
-  communication_disabled_until?: unknown;
-  mute?: unknown;
-  deaf?: unknown;
-};
-
 /**
  * update_member: nick (own: CHANGE_NICKNAME; others: MANAGE_NICKNAMES and hierarchy), roles
  * (MANAGE_ROLES; only roles below the actor's top role), avatar and bio (own only), timeouts
@@ -99,7 +92,7 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
   requireMember(state, actorId);
   const current = requireTarget(state, target.userId);
   const self = actorId === current.user_id;
-  const body = parseBody<MemberPatch>(target.body);
+  const body = bodyOf(MemberChangeSchema, target.body);
   const next: MemberRecord = { ...current, roles: [...current.roles] };
   if (body.nick !== undefined) {
     if (self && hasAll(memberPermissions(state, actorId), Permission.CHANGE_NICKNAME)) {

@@ -7,14 +7,15 @@ import type {
 } from '../../proto/gen/chorus/v1/guild.js';
 import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { Permission } from '../../src/domain/permissions.js';
-import type { BanCreateBody } from '../../src/contract/guild.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { userSnapshot } from './guildLifecycle.js';
 import { bansOf, dropMember, type BanEntry } from './guildMembership.js';
 import { memberPermissions, outranks, requireGuildPermission } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { BanCreateSchema } from '../../src/contract/index.js';
 
 /** Who hears of bans: holders of BAN_MEMBERS or VIEW_AUDIT_LOG (docs/gateway.md §14). */
 function seesBans(state: GuildState, userId: string): boolean {
@@ -53,7 +54,7 @@ export async function putBan(rt: GuildRuntime, target: BanTarget): Promise<Guild
   if (target.userId === state.ownerId || (member && !outranks(state, actorId, target.userId))) {
     throw new MissingPermissionsError('ROLE_HIERARCHY');
   }
-  const body = parseBody<BanCreateBody>(target.body);
+  const body = bodyOf(BanCreateSchema, target.body);
   const user = member?.user ?? userSnapshot(target.userJson, target.userId);
   const ban: BanEntry = { user, reason: body.reason ?? null };
   await saveBans(rt, { ...bansOf(state), [target.userId]: ban });

@@ -17,11 +17,13 @@ import type { RoleRecord } from '../runtime/ports/records.js';
 import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { roleJson } from './guildJson.js';
 import { canManageRole, requireGrantable, requireGuildPermission, requireMember } from './guildPermissions.js';
 import { orderRoles } from './roleOrder.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { RoleModifySchema, RolePositionUpdateSchema } from '../../src/contract/index.js';
 
 /** Discord's cap on roles per guild (30005 beyond it). */
 const MAX_ROLES = 250;
@@ -96,7 +98,7 @@ export async function createRole(rt: GuildRuntime, request: GuildBodyRequest): P
   const state = rt.state;
   const actorId = callerId(request.caller);
   requireGuildPermission(state, actorId, Permission.MANAGE_ROLES);
-  const body = parseBody<RoleModifyBody>(request.body);
+  const body = bodyOf(RoleModifySchema, request.body);
   // Discord's default for a new role: the @everyone role's permissions.
   const permissions = parsePermissions(body.permissions ?? state.everyone?.permissions);
   requireGrantable(state, actorId, permissions);
@@ -128,7 +130,7 @@ export async function updateRole(rt: GuildRuntime, target: RoleTarget): Promise<
   const current = requireRole(state, target.roleId);
   const isEveryone = current.id === state.id;
   if (!isEveryone) requireManageable(state, actorId, current);
-  const body = parseBody<RoleModifyBody>(target.body);
+  const body = bodyOf(RoleModifySchema, target.body);
   const role: RoleRecord = { ...current };
   // @everyone keeps its name; its permissions and display fields can change.
   const display: RoleModifyBody = { ...body };
@@ -190,7 +192,7 @@ export async function reorderRoles(rt: GuildRuntime, request: GuildBodyRequest):
   const state = rt.state;
   const actorId = callerId(request.caller);
   requireGuildPermission(state, actorId, Permission.MANAGE_ROLES);
-  const items = parseBody<RolePositionUpdateBody>(request.body);
+  const items = bodyOf(RolePositionUpdateSchema, request.body);
   items.forEach((item, index) => {
     if (!state.roles.has(item.id))
       throw ValidationError.field(`${index}.id`, 'ROLE_INVALID', 'Unknown role in this guild.');

@@ -1,14 +1,15 @@
 import type { GuildBodyRequest, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from '../../src/domain/errors.js';
 import { Permission } from '../../src/domain/permissions.js';
-import type { GuildUpdateWelcomeScreenBody, VanityUrlBody, WidgetModifyBody } from '../../src/contract/guild.js';
 import type { GuildRecord, InviteRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { ChannelType } from './guildChannelModel.js';
 import { guildJson, type JsonObject } from './guildJson.js';
 import { canView, requireGuildPermission, requireMember } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { GuildUpdateWelcomeScreenSchema, VanityUrlSchema, WidgetModifySchema } from '../../src/contract/index.js';
 
 /** Vanity codes: lower-case letters, digits and dashes, 2..20 long once trimmed (Discord's rule). */
 const VANITY_PATTERN = /^[a-z0-9-]{2,20}$/;
@@ -46,7 +47,7 @@ export function getWidget(rt: GuildRuntime, request: GuildRequest): GuildReply {
 export async function updateWidget(rt: GuildRuntime, request: GuildBodyRequest): Promise<GuildReply> {
   const state = rt.state;
   requireGuildPermission(state, callerId(request.caller), Permission.MANAGE_GUILD);
-  const body = parseBody<WidgetModifyBody>(request.body);
+  const body = bodyOf(WidgetModifySchema, request.body);
   const channelId = body.channel_id || null;
   requireGuildChannel(state, channelId, 'channel_id');
   await saveFields(rt, { widget_enabled: body.enabled, widget_channel_id: channelId });
@@ -90,7 +91,7 @@ export function getWelcomeScreen(rt: GuildRuntime, request: GuildRequest): Guild
 export async function updateWelcomeScreen(rt: GuildRuntime, request: GuildBodyRequest): Promise<GuildReply> {
   const state = rt.state;
   requireGuildPermission(state, callerId(request.caller), Permission.MANAGE_GUILD);
-  const body = parseBody<GuildUpdateWelcomeScreenBody>(request.body);
+  const body = bodyOf(GuildUpdateWelcomeScreenSchema, request.body);
   const current = (state.guild.fields['welcome_screen'] as JsonObject | undefined) ?? {};
   body.welcome_channels?.forEach((item, index) => {
     requireGuildChannel(state, item.channel_id, `welcome_channels.${index}.channel_id`);
@@ -130,7 +131,7 @@ export async function getVanityUrl(rt: GuildRuntime, request: GuildRequest): Pro
 export async function updateVanityUrl(rt: GuildRuntime, request: GuildBodyRequest): Promise<GuildReply> {
   const state = rt.state;
   requireGuildPermission(state, callerId(request.caller), Permission.MANAGE_GUILD);
-  const body = parseBody<VanityUrlBody>(request.body);
+  const body = bodyOf(VanityUrlSchema, request.body);
   const code = (body.code ?? '').trim().toLowerCase();
   const previous = (state.guild.fields['vanity_url_code'] as string | null | undefined) ?? null;
   if (code === previous) return jsonReply({ code });

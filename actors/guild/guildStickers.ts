@@ -1,10 +1,9 @@
 import type { CreateSticker, ExpressionTarget, GuildReply, GuildRequest } from '../../proto/gen/chorus/v1/guild.js';
 import { BadRequestError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { stickerIndexKey } from '../../src/domain/codeIndex.js';
-import type { ModifyGuildStickerBody } from '../../src/contract/guild.js';
 import type { InviteRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import {
   creatorUser,
@@ -23,6 +22,8 @@ import {
   type StickerRecord,
 } from './expressionRecords.js';
 import { requireMember } from './guildPermissions.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { ModifyGuildStickerSchema } from '../../src/contract/index.js';
 
 /** Sticker formats Discord defines: PNG, APNG, LOTTIE, GIF. */
 const STICKER_FORMATS: ReadonlySet<number> = new Set([1, 2, 3, 4]);
@@ -91,7 +92,7 @@ export async function createSticker(rt: GuildRuntime, command: CreateSticker): P
   if (!STICKER_FORMATS.has(command.formatType)) {
     throw ValidationError.field('file', 'STICKER_FILE_INVALID', 'The file must be a PNG, APNG, GIF or Lottie JSON.');
   }
-  const body = parseBody<ModifyGuildStickerBody>(command.body);
+  const body = bodyOf(ModifyGuildStickerSchema, command.body);
   const stickers = stickersOf(state.guild);
   if (stickers.length >= MAX_STICKERS) {
     throw new BadRequestError(`Maximum number of stickers reached (${MAX_STICKERS})`, 30_039);
@@ -115,7 +116,7 @@ export async function updateSticker(rt: GuildRuntime, target: ExpressionTarget):
   const state = rt.state;
   const actorId = callerId(target.caller);
   const current = managedExpression(state, actorId, (s) => requireSticker(s, target.id));
-  const body = parseBody<ModifyGuildStickerBody>(target.body);
+  const body = bodyOf(ModifyGuildStickerSchema, target.body);
   const next: StickerRecord = {
     ...current,
     name: body.name,

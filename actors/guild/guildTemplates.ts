@@ -3,13 +3,15 @@ import type { GuildBodyRequest, GuildReply, GuildRequest, TemplateTarget } from 
 import { BadRequestError, ConflictError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { templateIndexKey } from '../../src/domain/codeIndex.js';
 import { Permission } from '../../src/domain/permissions.js';
-import type { TemplateCreateBody, TemplateModifyBody } from '../../src/contract/guild.js';
+import type { TemplateCreateBody } from '../../src/contract/guild.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, jsonReply, parseBody } from './GuildRuntime.js';
+import { callerId, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { saveGuildField } from './expressionAccess.js';
 import { requireGuildPermission } from './guildPermissions.js';
 import { serializeGuild, type SerializedGuild } from './templateSnapshot.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { TemplateCreateSchema, TemplateModifySchema } from '../../src/contract/index.js';
 
 /**
  * The guild's template (GuildRecord.fields.template; Discord allows one per guild). Its code is
@@ -98,7 +100,7 @@ export async function createTemplate(rt: GuildRuntime, request: GuildBodyRequest
   const state = rt.state;
   const actorId = callerId(request.caller);
   requireGuildPermission(state, actorId, Permission.MANAGE_GUILD);
-  const { name, description } = checkedText(parseBody<TemplateCreateBody>(request.body));
+  const { name, description } = checkedText(bodyOf(TemplateCreateSchema, request.body));
   if (templateOf(state)) throw new BadRequestError('A guild template already exists', 30_031);
   const now = rt.nowIso();
   for (let attempt = 1; ; attempt += 1) {
@@ -150,7 +152,7 @@ export async function updateTemplate(rt: GuildRuntime, target: TemplateTarget): 
   const state = rt.state;
   requireGuildPermission(state, callerId(target.caller), Permission.MANAGE_GUILD);
   const current = requireTemplate(state, target.code);
-  const body = parseBody<TemplateModifyBody>(target.body);
+  const body = bodyOf(TemplateModifySchema, target.body);
   const { name, description } = checkedText(body);
   const next: TemplateRecord = {
     ...current,

@@ -10,7 +10,9 @@ import { verifyTotp } from './totp.js';
 import { checkUsername } from './usernames.js';
 import { repairUserRecord } from './userRecordRepair.js';
 import { settingsJson } from './userSettings.js';
-import { issueToken, parseBody, type UserActorOptions } from './userTurn.js';
+import { issueToken, type UserActorOptions } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { LoginSchema, RegisterSchema, TotpSchema } from '../../src/contract/index.js';
 
 /** AccountService options: the User actor's, plus emails that register with the OPERATOR right. */
 export interface AccountServiceOptions extends UserActorOptions {
@@ -44,7 +46,7 @@ export class AccountService {
 
   /** Creates the account for a validated RegisterSchema body; resolves to `{"token": ...}`. */
   async register(userId: string, body: string): Promise<string> {
-    const form = parseBody(body, 'RegisterSchema');
+    const form = bodyOf(RegisterSchema, body);
     if (!form.consent) {
       throw ValidationError.field(
         'consent',
@@ -75,7 +77,7 @@ export class AccountService {
    * `{token, user_id, user_settings}`, or to an MFA challenge `{mfa: true, ticket, ...}` when TOTP is on.
    */
   async login(body: string): Promise<string> {
-    const form = parseBody(body, 'LoginSchema');
+    const form = bodyOf(LoginSchema, body);
     const user = await this.#findLogin(form.login);
     const hash = user?.password_hash && !user.bot && !user.deleted ? user.password_hash : undefined;
     // An unknown login costs the same scrypt run as a wrong password, so timing does not reveal accounts.
@@ -99,7 +101,7 @@ export class AccountService {
 
   /** Second login step with a TOTP code (POST /auth/mfa/totp); 400 60008 when the code is wrong. */
   async loginTotp(body: string): Promise<string> {
-    const form = parseBody(body, 'TotpSchema');
+    const form = bodyOf(TotpSchema, body);
     const claims = verifyToken(this.#ticketKey(), form.ticket);
     if (!claims || this.clock.now() - claims.issuedAtMs > TICKET_TTL_MS) {
       throw ValidationError.field('ticket', 'TICKET_INVALID', 'Invalid or expired login ticket.');

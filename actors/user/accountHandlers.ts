@@ -19,12 +19,13 @@ import {
   issueToken,
   jsonReply,
   nextRecord,
-  parseBody,
   passwordOf,
   requirePassword,
   requireSelf,
   type UserTurn,
 } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { UserModifySchema, UserProfileModifySchema } from '../../src/contract/index.js';
 
 /** Revoked-token digests kept per user; past this, logout revokes every token (generation bump) instead. */
 const MAX_REVOKED_TOKENS = 500;
@@ -46,7 +47,7 @@ export function getPublic(turn: UserTurn): UserReply {
  */
 export async function updateMe(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   requireSelf(turn, request);
-  const form = parseBody(request.body, 'UserModifySchema');
+  const form = bodyOf(UserModifySchema, request.body);
   const user = turn.user;
   const next = nextRecord(user);
   const email = form.email?.trim().toLowerCase();
@@ -111,7 +112,7 @@ export async function getProfile(turn: UserTurn, request: ProfileRequest): Promi
 /** PATCH /users/@me/profile: bio, accent colour, banner, pronouns, theme colours. */
 export async function updateProfile(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   requireSelf(turn, request);
-  const form = parseBody(request.body, 'UserProfileModifySchema');
+  const form = bodyOf(UserProfileModifySchema, request.body);
   const next = nextRecord(turn.user);
   if (form.bio !== undefined) {
     if (form.bio.length > 1024)

@@ -11,7 +11,13 @@ import {
   typeOf,
   type CommandFields,
 } from './applicationCommands.js';
-import { emptyReply, jsonReply, parseBody, requireSelf, type UserTurn } from './userTurn.js';
+import { emptyReply, jsonReply, requireSelf, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import {
+  ApplicationCommandBulkSchema,
+  ApplicationCommandCreateSchema,
+  ApplicationCommandEditSchema,
+} from '../../src/contract/index.js';
 
 /**
  * Application commands are served by the caller's own User actor, which checks that the caller owns the
@@ -93,7 +99,7 @@ export async function applicationCommands(turn: UserTurn, request: ApplicationCo
       return emptyReply();
     case 'create': {
       // Discord's upsert: a command of the same name and type is replaced in place (200), else created (201).
-      const fields = parseBody(request.body, 'ApplicationCommandCreateSchema');
+      const fields = bodyOf(ApplicationCommandCreateSchema, request.body);
       checkCommand(fields);
       const previous = records.find((record) => sameKey(record, fields));
       if (!previous) checkLimits([...records.map((record) => record.data), fields]);
@@ -105,7 +111,7 @@ export async function applicationCommands(turn: UserTurn, request: ApplicationCo
     }
     case 'edit': {
       const previous = find(records, request.commandId);
-      const changes = parseBody(request.body, 'ApplicationCommandEditSchema');
+      const changes = bodyOf(ApplicationCommandEditSchema, request.body);
       // The type of a command never changes; everything else merges over the stored fields.
       const fields = { ...fieldsOf(previous.data), ...changes, type: typeOf(previous.data) };
       checkCommand(fields);
@@ -115,7 +121,7 @@ export async function applicationCommands(turn: UserTurn, request: ApplicationCo
       return jsonReply(record.data);
     }
     case 'overwrite': {
-      const items = parseBody(request.body, 'ApplicationCommandBulkSchema');
+      const items = bodyOf(ApplicationCommandBulkSchema, request.body);
       items.forEach((fields, index) => {
         checkCommand(fields, `${index}.`);
       });

@@ -7,7 +7,9 @@ import { botUsername, checkUsername } from './usernames.js';
 import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
 import { privateUser, publicUser } from './userJson.js';
-import { callerOf, issueToken, jsonReply, nextRecord, parseBody, requireSelf, type UserTurn } from './userTurn.js';
+import { callerOf, issueToken, jsonReply, nextRecord, requireSelf, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { ApplicationCreateSchema, ApplicationModifySchema, BotModifySchema } from '../../src/contract/index.js';
 
 const unknownApplication = (): UnknownEntityError => new UnknownEntityError('application');
 
@@ -33,7 +35,7 @@ async function ownApplication(turn: UserTurn, applicationId: string, allowBot: b
 /** POST /applications. */
 export async function createApplication(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   if (requireSelf(turn, request).bot) throw new ForbiddenError('Bots cannot use this endpoint', 20_001);
-  const form = parseBody(request.body, 'ApplicationCreateSchema');
+  const form = bodyOf(ApplicationCreateSchema, request.body);
   const app = newApplication(turn.ctx.ids.next(), turn.user.id, checkApplicationName(form.name));
   await turn.stores.applications.create(app);
   return jsonReply(await describeApplication(turn, app));
@@ -56,7 +58,7 @@ export async function getApplication(turn: UserTurn, request: ApplicationTarget)
 export async function updateApplication(turn: UserTurn, request: ApplicationTarget): Promise<UserReply> {
   requireSelf(turn, request);
   const app = await ownApplication(turn, request.applicationId, true);
-  const next = modifiedApplication(app, parseBody(request.body, 'ApplicationModifySchema'));
+  const next = modifiedApplication(app, bodyOf(ApplicationModifySchema, request.body));
   await turn.stores.applications.update(next);
   await turn.deleteImages(replacedImageKeys('app-icons', app.id, app.icon, next.icon));
   return jsonReply(await describeApplication(turn, next));
@@ -100,7 +102,7 @@ export async function resetBotToken(turn: UserTurn, request: ApplicationTarget):
 /** PATCH /applications/{id}/bot (bot's actor): the bot's username and avatar. */
 export async function updateBot(turn: UserTurn, request: ApplicationTarget): Promise<UserReply> {
   await applicationOfThisBot(turn, request);
-  const form = parseBody(request.body, 'BotModifySchema');
+  const form = bodyOf(BotModifySchema, request.body);
   const next = nextRecord(turn.user);
   if (form.username !== undefined) next.username = checkUsername(form.username, 'username');
   if (form.avatar !== undefined) next.avatar = imageHash('avatar', form.avatar);

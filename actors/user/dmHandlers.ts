@@ -3,7 +3,9 @@ import { BadRequestError, MissingAccessError, ValidationError } from '../../src/
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { ChannelRecord, UserRecord } from '../runtime/ports/records.js';
 import { PrivateChannelType, privateChannelJson } from './privateChannelJson.js';
-import { callerOf, jsonReply, parseBody, requireSelf, type UserTurn } from './userTurn.js';
+import { callerOf, jsonReply, requireSelf, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { DmChannelCreateSchema } from '../../src/contract/index.js';
 
 /** A group DM holds at most this many users, its owner included. */
 const MAX_GROUP_DM_USERS = 10;
@@ -30,7 +32,7 @@ export async function listDms(turn: UserTurn, request: UserRequest): Promise<Use
  */
 export async function openDm(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   const caller = callerOf(request);
-  const form = parseBody(request.body, 'DmChannelCreateSchema');
+  const form = bodyOf(DmChannelCreateSchema, request.body);
   const recipients = [...new Set(form.recipients)].filter((id) => id !== caller.userId);
   if (form.recipients.length === 1) {
     if (recipients.length === 0) throw invalidRecipients();

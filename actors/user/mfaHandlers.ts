@@ -3,15 +3,9 @@ import { BadRequestError, ForbiddenError, ValidationError } from '../../src/doma
 import type { UserRecord } from '../runtime/ports/records.js';
 import { base32Decode, generateBackupCodes, verifyTotp } from './totp.js';
 import { privateUser } from './userJson.js';
-import {
-  issueToken,
-  jsonReply,
-  nextRecord,
-  parseBody,
-  requirePassword,
-  requireSelf,
-  type UserTurn,
-} from './userTurn.js';
+import { issueToken, jsonReply, nextRecord, requirePassword, requireSelf, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { MfaCodesSchema, TotpDisableSchema, TotpEnableSchema } from '../../src/contract/index.js';
 
 const invalidCode = (): BadRequestError => new BadRequestError('Invalid two-factor code', 60_008);
 
@@ -29,7 +23,7 @@ function requireHuman(turn: UserTurn, request: UserBodyRequest): void {
  */
 export async function enableTotp(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   requireHuman(turn, request);
-  const form = parseBody(request.body, 'TotpEnableSchema');
+  const form = bodyOf(TotpEnableSchema, request.body);
   await requirePassword(turn.user, form.password);
   if (turn.user.mfa_enabled) throw new BadRequestError('Two factor is already enabled for this account', 60_001);
   const secret = form.secret?.replace(/\s/g, '').toUpperCase();
@@ -56,7 +50,7 @@ export async function enableTotp(turn: UserTurn, request: UserBodyRequest): Prom
 /** POST /users/@me/mfa/totp/disable: `code` is a current TOTP code or an unused backup code. */
 export async function disableTotp(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   requireHuman(turn, request);
-  const form = parseBody(request.body, 'TotpDisableSchema');
+  const form = bodyOf(TotpDisableSchema, request.body);
   const user = turn.user;
   if (!user.mfa_enabled || !user.totp_secret)
     throw new BadRequestError('Two factor is disabled for this account', 60_002);
@@ -76,7 +70,7 @@ export async function disableTotp(turn: UserTurn, request: UserBodyRequest): Pro
 /** POST /users/@me/mfa/codes: the backup codes (new ones when `regenerate`), behind the password. */
 export async function getBackupCodes(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   requireHuman(turn, request);
-  const form = parseBody(request.body, 'MfaCodesSchema');
+  const form = bodyOf(MfaCodesSchema, request.body);
   await requirePassword(turn.user, form.password);
   if (!turn.user.mfa_enabled) throw new BadRequestError('Two factor is disabled for this account', 60_002);
   if (!form.regenerate) return jsonReply({ backup_codes: backupCodesJson(turn.user) });

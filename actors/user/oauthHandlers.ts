@@ -6,7 +6,9 @@ import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js'
 import { describeApplication } from './applicationHandlers.js';
 import { guildSummaries } from './guildListing.js';
 import { publicUser } from './userJson.js';
-import { jsonReply, parseBody, requireSelf, type UserTurn } from './userTurn.js';
+import { jsonReply, requireSelf, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { ApplicationAuthorizeSchema } from '../../src/contract/index.js';
 
 /** The application and its bot, when the caller may add that bot (public, or the caller's own). */
 async function addableApplication(
@@ -50,7 +52,7 @@ export async function getAuthorize(turn: UserTurn, request: ApplicationTarget): 
  */
 export async function authorizeApplication(turn: UserTurn, request: ApplicationTarget): Promise<UserReply> {
   const caller = requireSelf(turn, request);
-  const form = parseBody(request.body, 'ApplicationAuthorizeSchema');
+  const form = bodyOf(ApplicationAuthorizeSchema, request.body);
   const { bot } = await addableApplication(turn, request.applicationId);
   if (!bot) throw new BadRequestError('This application has no bot user.', 0);
   if (!form.authorize) return jsonReply({ authorized: false });

@@ -7,16 +7,9 @@ import type {
 } from '../../proto/gen/chorus/v1/user.js';
 import { UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { guildSettingsJson, mergeGuildSettings, mergeSettings, settingsJson } from './userSettings.js';
-import {
-  emptyReply,
-  jsonReply,
-  nextRecord,
-  parseBody,
-  parseLoose,
-  requireSelf,
-  withoutKey,
-  type UserTurn,
-} from './userTurn.js';
+import { emptyReply, jsonReply, nextRecord, parseLoose, requireSelf, withoutKey, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { UserGuildSettingsSchema, UserSettingsSchema } from '../../src/contract/index.js';
 
 /** Longest note a user may keep about another (Discord's limit). */
 const MAX_NOTE_LENGTH = 256;
@@ -30,7 +23,7 @@ export function getSettings(turn: UserTurn, request: UserRequest): UserReply {
 /** PATCH /users/@me/settings: merges the given fields; `locale` also becomes the account's locale. */
 export async function updateSettings(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
   requireSelf(turn, request);
-  const form = parseBody(request.body, 'UserSettingsSchema');
+  const form = bodyOf(UserSettingsSchema, request.body);
   const next = nextRecord(turn.user);
   const { locale, ...rest } = form;
   next.settings = mergeSettings(next.settings, rest);
@@ -58,7 +51,7 @@ export function listGuildSettings(turn: UserTurn, request: UserRequest): UserRep
 export async function updateGuildSettings(turn: UserTurn, request: GuildSettingsTarget): Promise<UserReply> {
   requireSelf(turn, request);
   requireKnownGuild(turn, request.guildId);
-  const form = parseBody(request.body, 'UserGuildSettingsSchema');
+  const form = bodyOf(UserGuildSettingsSchema, request.body);
   const next = nextRecord(turn.user);
   next.guild_settings[request.guildId] = mergeGuildSettings(next.guild_settings[request.guildId], form);
   await turn.commit(next);

@@ -16,16 +16,9 @@ import {
   type RelationshipChange,
 } from './relationships.js';
 import { publicUser } from './userJson.js';
-import {
-  callerOf,
-  emptyReply,
-  jsonReply,
-  nextRecord,
-  parseBody,
-  requireSelf,
-  withoutKey,
-  type UserTurn,
-} from './userTurn.js';
+import { callerOf, emptyReply, jsonReply, nextRecord, requireSelf, withoutKey, type UserTurn } from './userTurn.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { RelationshipPostSchema, RelationshipPutSchema } from '../../src/contract/index.js';
 
 function relationshipJson(peer: UserRecord, type: number): Record<string, unknown> {
   return { id: peer.id, type, nickname: null, user: publicUser(peer) };
@@ -44,7 +37,7 @@ export async function listRelationships(turn: UserTurn, request: UserRequest): P
 
 /** PUT /users/@me/relationships/{id}: friend request, accept, or block. */
 export async function putRelationship(turn: UserTurn, request: PeerTarget): Promise<UserReply> {
-  const form = parseBody(request.body, 'RelationshipPutSchema');
+  const form = bodyOf(RelationshipPutSchema, request.body);
   const peer = await peerFor(turn, request, request.userId);
   await change(
     turn,
@@ -56,7 +49,7 @@ export async function putRelationship(turn: UserTurn, request: PeerTarget): Prom
 
 /** POST /users/@me/relationships: a friend request by username and discriminator. */
 export async function addRelationshipByTag(turn: UserTurn, request: UserBodyRequest): Promise<UserReply> {
-  const form = parseBody(request.body, 'RelationshipPostSchema');
+  const form = bodyOf(RelationshipPostSchema, request.body);
   requireSelf(turn, request);
   const found = await turn.stores.users.findByTag(form.username, form.discriminator);
   if (!found) throw new BadRequestError('No users with DiscordTag exist', 80_004);

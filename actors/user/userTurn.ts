@@ -3,7 +3,7 @@ import type { UserReply } from '../../proto/gen/chorus/v1/user.js';
 import { MissingAccessError, UnauthorizedError, ValidationError } from '../../src/domain/errors.js';
 import { verifyPassword } from '../../src/domain/passwords.js';
 import { signToken } from '../../src/domain/tokens.js';
-import type { SchemaBody, SchemaName } from '../../src/contract/index.js';
+import { isJsonObject, type JsonObject } from '../../src/domain/jsonValue.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
@@ -57,16 +57,14 @@ export function requireSelf(turn: UserTurn, request: { caller?: Caller | undefin
   return caller;
 }
 
-/** Parses a body the edge already validated against `schema`; an unreadable one is a 50035 like any bad body. */
-export function parseBody<N extends SchemaName>(body: string, schema: N): SchemaBody<N> {
-  return parseLoose(body, schema) as unknown as SchemaBody<N>;
-}
-
-/** Parses a body that has no spec schema (the handler checks its fields itself). */
-export function parseLoose(body: string, what = 'body'): Record<string, unknown> {
+/**
+ * Parses a body that has no spec schema (the handler checks its fields itself); a body with a schema is read with
+ * bodyOf() instead. Anything but a JSON object reads as an empty one.
+ */
+export function parseLoose(body: string, what = 'body'): JsonObject {
   try {
     const parsed: unknown = body === '' ? {} : JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    return isJsonObject(parsed) ? parsed : {};
   } catch {
     throw new ValidationError({ _errors: [{ code: 'JSON_INVALID', message: `Invalid JSON ${what}` }] });
   }

@@ -122,6 +122,8 @@ export const EmojiCreateSchema = closedObject({
 });
 /** Validated EmojiCreateSchema body. */
 export type EmojiCreateBody = Static<typeof EmojiCreateSchema>;
+/** EmojiCreateSchema as the Guild actor receives it: the edge keeps the image (stored as a blob). */
+export const EmojiCreateWithoutImage = Type.Omit(EmojiCreateSchema, ['image']);
 
 /** PATCH /guilds/{id}/emojis/{emoji_id} body. */
 export const EmojiModifySchema = closedObject({
