@@ -1,8 +1,8 @@
 import type {
-  ChannelBodyRequest,
   ChannelChanged,
   ChannelCommand,
   ChannelReply,
+  GetChannel,
   InvalidateAccess,
 } from '../../proto/gen/chorus/v1/channel.js';
 import type { BlobRemover } from '../../src/domain/BlobStore.js';
@@ -47,7 +47,7 @@ function isChannelRecord(value: unknown): value is ChannelRecord {
  * With no caller (an internal lookup) the record is shaped here, unchecked; the edge always sends
  * the caller for clients.
  */
-async function getChannel(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+async function getChannel(scope: ChannelScope, request: GetChannel): Promise<ChannelReply> {
   const viewerId = request.caller?.userId ?? '';
   const { channel } = scope;
   if (channel.guild_id !== null && viewerId !== '') {

@@ -1,9 +1,4 @@
-import type {
-  ChannelBodyRequest,
-  ChannelReply,
-  ListMessages,
-  MessageTarget,
-} from '../../proto/gen/chorus/v1/channel.js';
+import type { BulkDelete, ChannelReply, ListMessages, MessageTarget } from '../../proto/gen/chorus/v1/channel.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -114,7 +109,7 @@ export async function deleteMessage(scope: ChannelScope, request: MessageTarget,
 }
 
 /** POST /channels/{id}/messages/bulk-delete: MANAGE_MESSAGES; 2..100 ids (50016), none older than 14 days (50034). */
-export async function bulkDelete(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+export async function bulkDelete(scope: ChannelScope, request: BulkDelete): Promise<ChannelReply> {
   requireCaller(request.caller);
   requireGuildChannel(scope.channel);
   const access = await scope.access(request.caller);

@@ -1,4 +1,4 @@
-import type { ChannelBodyRequest, ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
+import type { ChannelReply, CreateMessage } from '../../proto/gen/chorus/v1/channel.js';
 import { BadRequestError, RateLimitedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import type { MessageCreateBody } from '../../src/contract/message.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
@@ -40,7 +40,7 @@ export function clientFlags(flags: string | number | undefined): number {
  * message before replying, and dispatches MESSAGE_CREATE serialized once (the reply text plus
  * guild_id and member). A repeated nonce from the same author returns the first message.
  */
-export async function createMessage(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+export async function createMessage(scope: ChannelScope, request: CreateMessage): Promise<ChannelReply> {
   const caller = requireCaller(request.caller);
   const access = await scope.access(caller);
   const { channel, ctx } = scope;

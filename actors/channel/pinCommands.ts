@@ -1,4 +1,4 @@
-import type { ChannelBodyRequest, ChannelReply, MessageTarget } from '../../proto/gen/chorus/v1/channel.js';
+import type { Acknowledge, ChannelReply, ListPins, MessageTarget, Typing } from '../../proto/gen/chorus/v1/channel.js';
 import { BadRequestError, MissingPermissionsError } from '../../src/domain/errors.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';
@@ -71,7 +71,7 @@ function pinnedAt(record: MessageRecord): string {
  * (`{items: [{pinned_at, message}], has_more}`, `before` an ISO time, `limit` 1..50). Empty without
  * READ_MESSAGE_HISTORY.
  */
-export async function listPins(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+export async function listPins(scope: ChannelScope, request: ListPins): Promise<ChannelReply> {
   const access = await scope.access(request.caller);
   const query = JSON.parse(request.body || '{}') as PinsQuery;
   const readable = can(access, 'READ_MESSAGE_HISTORY');
@@ -88,7 +88,7 @@ export async function listPins(scope: ChannelScope, request: ChannelBodyRequest)
 }
 
 /** POST /channels/{id}/typing: SEND_MESSAGES; TYPING_START to whoever may see the channel. */
-export async function typing(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+export async function typing(scope: ChannelScope, request: Typing): Promise<ChannelReply> {
   const access = await scope.access(request.caller);
   requirePermission(access, 'SEND_MESSAGES');
   const data = JSON.stringify(
@@ -106,7 +106,7 @@ export async function typing(scope: ChannelScope, request: ChannelBodyRequest): 
  * POST /channels/{id}/messages/{message_id}/ack → `{token: null}`. Read states are minimal: nothing
  * is stored; the user's other sessions get MESSAGE_ACK so their unread markers clear.
  */
-export async function acknowledge(scope: ChannelScope, request: ChannelBodyRequest): Promise<ChannelReply> {
+export async function acknowledge(scope: ChannelScope, request: Acknowledge): Promise<ChannelReply> {
   const caller = requireCaller(request.caller);
   await scope.access(caller);
   const body = JSON.parse(request.body || '{}') as { message_id?: string; manual?: boolean; mention_count?: number };

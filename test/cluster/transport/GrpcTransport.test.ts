@@ -5,7 +5,7 @@ import { HashRing } from '../../../cluster/ring/HashRing.js';
 import { startNodeServer } from '../../../cluster/transport/GrpcServer.js';
 import { GrpcTransport } from '../../../cluster/transport/GrpcTransport.js';
 import type { LocalNode } from '../../../cluster/transport/LocalNode.js';
-import { ChannelBodyRequest, type ChannelCommand, type ChannelReply } from '../../../proto/gen/chorus/v1/channel.js';
+import { GetChannel, type ChannelCommand, type ChannelReply } from '../../../proto/gen/chorus/v1/channel.js';
 import type { DispatchEvent } from '../../../proto/gen/chorus/v1/common.js';
 import {
   InternalError,
@@ -26,7 +26,7 @@ import {
 } from './transportHarness.js';
 
 function echo(body: string): ChannelCommand {
-  return { command: { $case: 'getChannel', getChannel: ChannelBodyRequest.fromPartial({ body }) } };
+  return { command: { $case: 'getChannel', getChannel: GetChannel.fromPartial({ body }) } };
 }
 
 function parsed(reply: ChannelReply): { node: string; key: string; body: string } {

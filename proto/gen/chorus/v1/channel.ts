@@ -15,29 +15,28 @@ export const protobufFileName = 'chorus/v1/channel.proto';
 /** Commands to a Channel actor (key: channel_id): messages, reactions, pins, typing, DM recipients. */
 export interface ChannelCommand {
   command?:
-    | { $case: 'createMessage'; createMessage: ChannelBodyRequest }
+    | { $case: 'createMessage'; createMessage: CreateMessage }
     | { $case: 'listMessages'; listMessages: ListMessages }
     | { $case: 'getMessage'; getMessage: MessageTarget }
     | { $case: 'editMessage'; editMessage: MessageTarget }
     | { $case: 'deleteMessage'; deleteMessage: MessageTarget }
-    | { $case: 'bulkDelete'; bulkDelete: ChannelBodyRequest }
+    | { $case: 'bulkDelete'; bulkDelete: BulkDelete }
     | { $case: 'addReaction'; addReaction: ReactionTarget }
     | { $case: 'removeReaction'; removeReaction: ReactionTarget }
     | { $case: 'listReactions'; listReactions: ReactionTarget }
     | { $case: 'removeAllReactions'; removeAllReactions: ReactionTarget }
     | { $case: 'pin'; pin: MessageTarget }
     | { $case: 'unpin'; unpin: MessageTarget }
-    | { $case: 'listPins'; listPins: ChannelBodyRequest }
-    | { $case: 'typing'; typing: ChannelBodyRequest } //
+    | { $case: 'listPins'; listPins: ListPins }
+    | { $case: 'typing'; typing: Typing } //
     /** Guild -> Channel (tell): cached permission snapshots are stale (every user's, or one user's). */
     | { $case: 'invalidateAccess'; invalidateAccess: InvalidateAccess }
-    | { $case: 'getChannel'; getChannel: ChannelBodyRequest } //
+    | { $case: 'getChannel'; getChannel: GetChannel } //
     /** Guild -> Channel (tell): the channel record changed (or was deleted) in its guild. */
-    | { $case: 'channelChanged'; channelChanged: ChannelChanged } //
-    /** Body: the MessageAcknowledgeSchema body plus `message_id`. */
-    | { $case: 'acknowledge'; acknowledge: ChannelBodyRequest } //
+    | { $case: 'channelChanged'; channelChanged: ChannelChanged }
+    | { $case: 'acknowledge'; acknowledge: Acknowledge } //
     /** Edge -> Channel: where the channel lives (guild id, type), with no access check; for routing only. */
-    | { $case: 'locate'; locate: ChannelBodyRequest } //
+    | { $case: 'locate'; locate: Locate } //
     /** Channel -> itself (timer): writes the cached last_message_id / last_pin_timestamp through. */
     | { $case: 'flush'; flush: FlushChannel } //
     /**
@@ -80,9 +79,45 @@ export interface ChannelReply {
     | undefined;
 }
 
-export interface ChannelBodyRequest {
+export interface CreateMessage {
   caller?: Caller | undefined;
-  /** The ajv-validated Discord body as JSON. list_pins: {"paginated", "before" (ISO time), "limit"}. */
+  /** The message body (MessageCreateSchema) with `attachments` as uploaded. */
+  body: string;
+}
+
+export interface BulkDelete {
+  caller?: Caller | undefined;
+  /** The BulkDeleteSchema body. */
+  body: string;
+}
+
+export interface ListPins {
+  caller?: Caller | undefined;
+  /** {"paginated", "before" (ISO time), "limit"}. */
+  body: string;
+}
+
+export interface Typing {
+  caller?: Caller | undefined;
+  /** Empty. */
+  body: string;
+}
+
+export interface GetChannel {
+  caller?: Caller | undefined;
+  /** Empty. */
+  body: string;
+}
+
+export interface Acknowledge {
+  caller?: Caller | undefined;
+  /** The MessageAcknowledgeSchema body plus `message_id`. */
+  body: string;
+}
+
+export interface Locate {
+  caller?: Caller | undefined;
+  /** Empty. */
   body: string;
 }
 
@@ -167,7 +202,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
   encode(message: ChannelCommand, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     switch (message.command?.$case) {
       case 'createMessage':
-        ChannelBodyRequest.encode(message.command.createMessage, writer.uint32(10).fork()).join();
+        CreateMessage.encode(message.command.createMessage, writer.uint32(10).fork()).join();
         break;
       case 'listMessages':
         ListMessages.encode(message.command.listMessages, writer.uint32(18).fork()).join();
@@ -182,7 +217,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         MessageTarget.encode(message.command.deleteMessage, writer.uint32(42).fork()).join();
         break;
       case 'bulkDelete':
-        ChannelBodyRequest.encode(message.command.bulkDelete, writer.uint32(50).fork()).join();
+        BulkDelete.encode(message.command.bulkDelete, writer.uint32(50).fork()).join();
         break;
       case 'addReaction':
         ReactionTarget.encode(message.command.addReaction, writer.uint32(58).fork()).join();
@@ -203,25 +238,25 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         MessageTarget.encode(message.command.unpin, writer.uint32(98).fork()).join();
         break;
       case 'listPins':
-        ChannelBodyRequest.encode(message.command.listPins, writer.uint32(106).fork()).join();
+        ListPins.encode(message.command.listPins, writer.uint32(106).fork()).join();
         break;
       case 'typing':
-        ChannelBodyRequest.encode(message.command.typing, writer.uint32(114).fork()).join();
+        Typing.encode(message.command.typing, writer.uint32(114).fork()).join();
         break;
       case 'invalidateAccess':
         InvalidateAccess.encode(message.command.invalidateAccess, writer.uint32(122).fork()).join();
         break;
       case 'getChannel':
-        ChannelBodyRequest.encode(message.command.getChannel, writer.uint32(130).fork()).join();
+        GetChannel.encode(message.command.getChannel, writer.uint32(130).fork()).join();
         break;
       case 'channelChanged':
         ChannelChanged.encode(message.command.channelChanged, writer.uint32(138).fork()).join();
         break;
       case 'acknowledge':
-        ChannelBodyRequest.encode(message.command.acknowledge, writer.uint32(146).fork()).join();
+        Acknowledge.encode(message.command.acknowledge, writer.uint32(146).fork()).join();
         break;
       case 'locate':
-        ChannelBodyRequest.encode(message.command.locate, writer.uint32(154).fork()).join();
+        Locate.encode(message.command.locate, writer.uint32(154).fork()).join();
         break;
       case 'flush':
         FlushChannel.encode(message.command.flush, writer.uint32(162).fork()).join();
@@ -284,10 +319,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = {
-              $case: 'createMessage',
-              createMessage: ChannelBodyRequest.decode(reader, reader.uint32()),
-            };
+            message.command = { $case: 'createMessage', createMessage: CreateMessage.decode(reader, reader.uint32()) };
             continue;
           }
           case 2: {
@@ -327,7 +359,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = { $case: 'bulkDelete', bulkDelete: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'bulkDelete', bulkDelete: BulkDelete.decode(reader, reader.uint32()) };
             continue;
           }
           case 7: {
@@ -389,7 +421,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = { $case: 'listPins', listPins: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'listPins', listPins: ListPins.decode(reader, reader.uint32()) };
             continue;
           }
           case 14: {
@@ -397,7 +429,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = { $case: 'typing', typing: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'typing', typing: Typing.decode(reader, reader.uint32()) };
             continue;
           }
           case 15: {
@@ -416,7 +448,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = { $case: 'getChannel', getChannel: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'getChannel', getChannel: GetChannel.decode(reader, reader.uint32()) };
             continue;
           }
           case 17: {
@@ -435,7 +467,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = { $case: 'acknowledge', acknowledge: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'acknowledge', acknowledge: Acknowledge.decode(reader, reader.uint32()) };
             continue;
           }
           case 19: {
@@ -443,7 +475,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               break;
             }
 
-            message.command = { $case: 'locate', locate: ChannelBodyRequest.decode(reader, reader.uint32()) };
+            message.command = { $case: 'locate', locate: Locate.decode(reader, reader.uint32()) };
             continue;
           }
           case 20: {
@@ -583,9 +615,9 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
   fromJSON(object: any): ChannelCommand {
     return {
       command: isSet(object.createMessage)
-        ? { $case: 'createMessage', createMessage: ChannelBodyRequest.fromJSON(object.createMessage) }
+        ? { $case: 'createMessage', createMessage: CreateMessage.fromJSON(object.createMessage) }
         : isSet(object.create_message)
-          ? { $case: 'createMessage', createMessage: ChannelBodyRequest.fromJSON(object.create_message) }
+          ? { $case: 'createMessage', createMessage: CreateMessage.fromJSON(object.create_message) }
           : isSet(object.listMessages)
             ? { $case: 'listMessages', listMessages: ListMessages.fromJSON(object.listMessages) }
             : isSet(object.list_messages)
@@ -603,9 +635,9 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                         : isSet(object.delete_message)
                           ? { $case: 'deleteMessage', deleteMessage: MessageTarget.fromJSON(object.delete_message) }
                           : isSet(object.bulkDelete)
-                            ? { $case: 'bulkDelete', bulkDelete: ChannelBodyRequest.fromJSON(object.bulkDelete) }
+                            ? { $case: 'bulkDelete', bulkDelete: BulkDelete.fromJSON(object.bulkDelete) }
                             : isSet(object.bulk_delete)
-                              ? { $case: 'bulkDelete', bulkDelete: ChannelBodyRequest.fromJSON(object.bulk_delete) }
+                              ? { $case: 'bulkDelete', bulkDelete: BulkDelete.fromJSON(object.bulk_delete) }
                               : isSet(object.addReaction)
                                 ? { $case: 'addReaction', addReaction: ReactionTarget.fromJSON(object.addReaction) }
                                 : isSet(object.add_reaction)
@@ -649,18 +681,15 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                   : isSet(object.listPins)
                                                     ? {
                                                         $case: 'listPins',
-                                                        listPins: ChannelBodyRequest.fromJSON(object.listPins),
+                                                        listPins: ListPins.fromJSON(object.listPins),
                                                       }
                                                     : isSet(object.list_pins)
                                                       ? {
                                                           $case: 'listPins',
-                                                          listPins: ChannelBodyRequest.fromJSON(object.list_pins),
+                                                          listPins: ListPins.fromJSON(object.list_pins),
                                                         }
                                                       : isSet(object.typing)
-                                                        ? {
-                                                            $case: 'typing',
-                                                            typing: ChannelBodyRequest.fromJSON(object.typing),
-                                                          }
+                                                        ? { $case: 'typing', typing: Typing.fromJSON(object.typing) }
                                                         : isSet(object.invalidateAccess)
                                                           ? {
                                                               $case: 'invalidateAccess',
@@ -678,16 +707,12 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                             : isSet(object.getChannel)
                                                               ? {
                                                                   $case: 'getChannel',
-                                                                  getChannel: ChannelBodyRequest.fromJSON(
-                                                                    object.getChannel,
-                                                                  ),
+                                                                  getChannel: GetChannel.fromJSON(object.getChannel),
                                                                 }
                                                               : isSet(object.get_channel)
                                                                 ? {
                                                                     $case: 'getChannel',
-                                                                    getChannel: ChannelBodyRequest.fromJSON(
-                                                                      object.get_channel,
-                                                                    ),
+                                                                    getChannel: GetChannel.fromJSON(object.get_channel),
                                                                   }
                                                                 : isSet(object.channelChanged)
                                                                   ? {
@@ -706,16 +731,14 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                     : isSet(object.acknowledge)
                                                                       ? {
                                                                           $case: 'acknowledge',
-                                                                          acknowledge: ChannelBodyRequest.fromJSON(
+                                                                          acknowledge: Acknowledge.fromJSON(
                                                                             object.acknowledge,
                                                                           ),
                                                                         }
                                                                       : isSet(object.locate)
                                                                         ? {
                                                                             $case: 'locate',
-                                                                            locate: ChannelBodyRequest.fromJSON(
-                                                                              object.locate,
-                                                                            ),
+                                                                            locate: Locate.fromJSON(object.locate),
                                                                           }
                                                                         : isSet(object.flush)
                                                                           ? {
@@ -967,7 +990,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
   toJSON(message: ChannelCommand): unknown {
     const obj: any = {};
     if (message.command?.$case === 'createMessage') {
-      obj.createMessage = ChannelBodyRequest.toJSON(message.command.createMessage);
+      obj.createMessage = CreateMessage.toJSON(message.command.createMessage);
     } else if (message.command?.$case === 'listMessages') {
       obj.listMessages = ListMessages.toJSON(message.command.listMessages);
     } else if (message.command?.$case === 'getMessage') {
@@ -977,7 +1000,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
     } else if (message.command?.$case === 'deleteMessage') {
       obj.deleteMessage = MessageTarget.toJSON(message.command.deleteMessage);
     } else if (message.command?.$case === 'bulkDelete') {
-      obj.bulkDelete = ChannelBodyRequest.toJSON(message.command.bulkDelete);
+      obj.bulkDelete = BulkDelete.toJSON(message.command.bulkDelete);
     } else if (message.command?.$case === 'addReaction') {
       obj.addReaction = ReactionTarget.toJSON(message.command.addReaction);
     } else if (message.command?.$case === 'removeReaction') {
@@ -991,19 +1014,19 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
     } else if (message.command?.$case === 'unpin') {
       obj.unpin = MessageTarget.toJSON(message.command.unpin);
     } else if (message.command?.$case === 'listPins') {
-      obj.listPins = ChannelBodyRequest.toJSON(message.command.listPins);
+      obj.listPins = ListPins.toJSON(message.command.listPins);
     } else if (message.command?.$case === 'typing') {
-      obj.typing = ChannelBodyRequest.toJSON(message.command.typing);
+      obj.typing = Typing.toJSON(message.command.typing);
     } else if (message.command?.$case === 'invalidateAccess') {
       obj.invalidateAccess = InvalidateAccess.toJSON(message.command.invalidateAccess);
     } else if (message.command?.$case === 'getChannel') {
-      obj.getChannel = ChannelBodyRequest.toJSON(message.command.getChannel);
+      obj.getChannel = GetChannel.toJSON(message.command.getChannel);
     } else if (message.command?.$case === 'channelChanged') {
       obj.channelChanged = ChannelChanged.toJSON(message.command.channelChanged);
     } else if (message.command?.$case === 'acknowledge') {
-      obj.acknowledge = ChannelBodyRequest.toJSON(message.command.acknowledge);
+      obj.acknowledge = Acknowledge.toJSON(message.command.acknowledge);
     } else if (message.command?.$case === 'locate') {
-      obj.locate = ChannelBodyRequest.toJSON(message.command.locate);
+      obj.locate = Locate.toJSON(message.command.locate);
     } else if (message.command?.$case === 'flush') {
       obj.flush = FlushChannel.toJSON(message.command.flush);
     } else if (message.command?.$case === 'createWebhook') {
@@ -1044,7 +1067,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         if (object.command?.createMessage !== undefined && object.command?.createMessage !== null) {
           message.command = {
             $case: 'createMessage',
-            createMessage: ChannelBodyRequest.fromPartial(object.command.createMessage),
+            createMessage: CreateMessage.fromPartial(object.command.createMessage),
           };
         }
         break;
@@ -1084,10 +1107,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       }
       case 'bulkDelete': {
         if (object.command?.bulkDelete !== undefined && object.command?.bulkDelete !== null) {
-          message.command = {
-            $case: 'bulkDelete',
-            bulkDelete: ChannelBodyRequest.fromPartial(object.command.bulkDelete),
-          };
+          message.command = { $case: 'bulkDelete', bulkDelete: BulkDelete.fromPartial(object.command.bulkDelete) };
         }
         break;
       }
@@ -1141,13 +1161,13 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       }
       case 'listPins': {
         if (object.command?.listPins !== undefined && object.command?.listPins !== null) {
-          message.command = { $case: 'listPins', listPins: ChannelBodyRequest.fromPartial(object.command.listPins) };
+          message.command = { $case: 'listPins', listPins: ListPins.fromPartial(object.command.listPins) };
         }
         break;
       }
       case 'typing': {
         if (object.command?.typing !== undefined && object.command?.typing !== null) {
-          message.command = { $case: 'typing', typing: ChannelBodyRequest.fromPartial(object.command.typing) };
+          message.command = { $case: 'typing', typing: Typing.fromPartial(object.command.typing) };
         }
         break;
       }
@@ -1162,10 +1182,7 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       }
       case 'getChannel': {
         if (object.command?.getChannel !== undefined && object.command?.getChannel !== null) {
-          message.command = {
-            $case: 'getChannel',
-            getChannel: ChannelBodyRequest.fromPartial(object.command.getChannel),
-          };
+          message.command = { $case: 'getChannel', getChannel: GetChannel.fromPartial(object.command.getChannel) };
         }
         break;
       }
@@ -1180,16 +1197,13 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       }
       case 'acknowledge': {
         if (object.command?.acknowledge !== undefined && object.command?.acknowledge !== null) {
-          message.command = {
-            $case: 'acknowledge',
-            acknowledge: ChannelBodyRequest.fromPartial(object.command.acknowledge),
-          };
+          message.command = { $case: 'acknowledge', acknowledge: Acknowledge.fromPartial(object.command.acknowledge) };
         }
         break;
       }
       case 'locate': {
         if (object.command?.locate !== undefined && object.command?.locate !== null) {
-          message.command = { $case: 'locate', locate: ChannelBodyRequest.fromPartial(object.command.locate) };
+          message.command = { $case: 'locate', locate: Locate.fromPartial(object.command.locate) };
         }
         break;
       }
@@ -1431,12 +1445,12 @@ export const ChannelReply: MessageFns<ChannelReply> = {
   },
 };
 
-function createBaseChannelBodyRequest(): ChannelBodyRequest {
+function createBaseCreateMessage(): CreateMessage {
   return { caller: undefined, body: '' };
 }
 
-export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
-  encode(message: ChannelBodyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const CreateMessage: MessageFns<CreateMessage> = {
+  encode(message: CreateMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.caller !== undefined) {
       Caller.encode(message.caller, writer.uint32(10).fork()).join();
     }
@@ -1446,7 +1460,7 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ChannelBodyRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateMessage {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1455,7 +1469,7 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseChannelBodyRequest();
+      const message = createBaseCreateMessage();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1487,14 +1501,14 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     }
   },
 
-  fromJSON(object: any): ChannelBodyRequest {
+  fromJSON(object: any): CreateMessage {
     return {
       caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
       body: isSet(object.body) ? globalThis.String(object.body) : '',
     };
   },
 
-  toJSON(message: ChannelBodyRequest): unknown {
+  toJSON(message: CreateMessage): unknown {
     const obj: any = {};
     if (message.caller !== undefined) {
       obj.caller = Caller.toJSON(message.caller);
@@ -1505,11 +1519,527 @@ export const ChannelBodyRequest: MessageFns<ChannelBodyRequest> = {
     return obj;
   },
 
-  create(base?: DeepPartial<ChannelBodyRequest>): ChannelBodyRequest {
-    return ChannelBodyRequest.fromPartial(base ?? {});
+  create(base?: DeepPartial<CreateMessage>): CreateMessage {
+    return CreateMessage.fromPartial(base ?? {});
   },
-  fromPartial(object: DeepPartial<ChannelBodyRequest>): ChannelBodyRequest {
-    const message = createBaseChannelBodyRequest();
+  fromPartial(object: DeepPartial<CreateMessage>): CreateMessage {
+    const message = createBaseCreateMessage();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseBulkDelete(): BulkDelete {
+  return { caller: undefined, body: '' };
+}
+
+export const BulkDelete: MessageFns<BulkDelete> = {
+  encode(message: BulkDelete, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkDelete {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkDelete();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkDelete {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: BulkDelete): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkDelete>): BulkDelete {
+    return BulkDelete.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkDelete>): BulkDelete {
+    const message = createBaseBulkDelete();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseListPins(): ListPins {
+  return { caller: undefined, body: '' };
+}
+
+export const ListPins: MessageFns<ListPins> = {
+  encode(message: ListPins, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPins {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPins();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPins {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: ListPins): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListPins>): ListPins {
+    return ListPins.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListPins>): ListPins {
+    const message = createBaseListPins();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseTyping(): Typing {
+  return { caller: undefined, body: '' };
+}
+
+export const Typing: MessageFns<Typing> = {
+  encode(message: Typing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Typing {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTyping();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Typing {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: Typing): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Typing>): Typing {
+    return Typing.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Typing>): Typing {
+    const message = createBaseTyping();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseGetChannel(): GetChannel {
+  return { caller: undefined, body: '' };
+}
+
+export const GetChannel: MessageFns<GetChannel> = {
+  encode(message: GetChannel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChannel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChannel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChannel {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: GetChannel): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetChannel>): GetChannel {
+    return GetChannel.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetChannel>): GetChannel {
+    const message = createBaseGetChannel();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseAcknowledge(): Acknowledge {
+  return { caller: undefined, body: '' };
+}
+
+export const Acknowledge: MessageFns<Acknowledge> = {
+  encode(message: Acknowledge, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Acknowledge {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcknowledge();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Acknowledge {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: Acknowledge): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Acknowledge>): Acknowledge {
+    return Acknowledge.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Acknowledge>): Acknowledge {
+    const message = createBaseAcknowledge();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseLocate(): Locate {
+  return { caller: undefined, body: '' };
+}
+
+export const Locate: MessageFns<Locate> = {
+  encode(message: Locate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Locate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLocate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Locate {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: Locate): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Locate>): Locate {
+    return Locate.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Locate>): Locate {
+    const message = createBaseLocate();
     message.caller =
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.body = object.body ?? '';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ActorKind, CommandOf, ReplyOf } from '../../../../actors/runtime/ActorKind.js';
 import { envelopeOf, openEnvelope, openReply, replyOf } from '../../../../cluster/transport/envelopeCodec.js';
-import { ChannelBodyRequest } from '../../../../proto/gen/chorus/v1/channel.js';
+import { GetChannel } from '../../../../proto/gen/chorus/v1/channel.js';
 import { GuildRequest } from '../../../../proto/gen/chorus/v1/guild.js';
 import { Envelope, Reply } from '../../../../proto/gen/chorus/v1/node.js';
 import { InternalError } from '../../../../src/domain/errors.js';
@@ -13,7 +13,7 @@ const COMMANDS: { [K in ActorKind]: CommandOf<K> } = {
       getGuild: GuildRequest.fromPartial({ caller: { userId: '1', bot: false, rights: '0' }, withCounts: true }),
     },
   },
-  channel: { command: { $case: 'getChannel', getChannel: ChannelBodyRequest.fromPartial({ body: '{"a":1}' }) } },
+  channel: { command: { $case: 'getChannel', getChannel: GetChannel.fromPartial({ body: '{"a":1}' }) } },
   user: { command: undefined },
   session: { command: { $case: 'heartbeat', heartbeat: { seq: '42' } } },
 };
