@@ -1,4 +1,5 @@
 import { publicUser, publicUserOf, type PublicUser } from './publicUser.js';
+import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 
 /** An author's public user object, and the same serialized once for storage. */
 export interface AuthorSnapshot {
@@ -42,8 +43,8 @@ export class AuthorSnapshots {
     if (direct?.id === userId) return direct;
     if (memberJson === '') return undefined;
     try {
-      const member = JSON.parse(memberJson) as { user?: unknown };
-      const user = publicUserOf(member.user);
+      const member = parseJson(memberJson);
+      const user = publicUserOf(isJsonObject(member) ? member['user'] : undefined);
       return user?.id === userId ? user : undefined;
     } catch {
       return undefined;

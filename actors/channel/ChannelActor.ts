@@ -22,6 +22,7 @@ import { addReaction, listReactionUsers, removeAllReactions, removeReaction } fr
 import { addRecipient, removeRecipient } from './recipientCommands.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhookCommands.js';
 import { deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhookMessage } from './webhookExecute.js';
+import { parseJsonObject } from '../../src/domain/jsonValue.js';
 
 type ChannelCase = NonNullable<ChannelCommand['command']>;
 /** The Guild's tells and the flush timer: served by the actor itself, with or without a channel. */
@@ -64,7 +65,7 @@ async function getChannel(scope: ChannelScope, request: GetChannel): Promise<Cha
           : error;
       });
     if (reply.reply?.$case !== 'json') return EMPTY_REPLY;
-    const json = JSON.parse(reply.reply.json.json) as Record<string, unknown>;
+    const json = parseJsonObject(reply.reply.json.json);
     if ('last_message_id' in json) json['last_message_id'] = channel.last_message_id;
     if (channel.last_pin_timestamp !== null) json['last_pin_timestamp'] = channel.last_pin_timestamp;
     return jsonReply(JSON.stringify(json));

@@ -8,7 +8,6 @@ import {
 } from '../../src/domain/errors.js';
 import { deleteBlobs } from '../../src/domain/BlobStore.js';
 import { isSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
-import type { BulkDeleteBody, MessageEditBody } from '../../src/contract/message.js';
 import { can, requireCaller, requireGuildChannel, requirePermission, type Access } from './channelAccess.js';
 import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
@@ -18,6 +17,8 @@ import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { forUpdateEvent, isDeletableType } from './messageJson.js';
 import { joinAround, planPage } from './pagination.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { BulkDeleteSchema, MessageEditSchema } from '../../src/contract/index.js';
 
 /** Bulk delete takes 2..100 messages (Discord 50016). */
 const BULK_MIN = 2;
@@ -58,7 +59,7 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget, a
   if (record.author_id !== access.userId) {
     throw new ForbiddenError('Cannot edit a message authored by another user', 50_005);
   }
-  const body = JSON.parse(request.body || '{}') as MessageEditBody;
+  const body = bodyOf(MessageEditSchema, request.body);
   // Checked before the record changes: the edge deletes this request's uploads on a refusal.
   const edited = editedAttachments(record.attachments, body.attachments);
   if (edited.uploaded > 0) requirePermission(access, 'ATTACH_FILES');
@@ -114,7 +115,7 @@ export async function bulkDelete(scope: ChannelScope, request: BulkDelete): Prom
   requireGuildChannel(scope.channel);
   const access = await scope.access(request.caller);
   requirePermission(access, 'MANAGE_MESSAGES');
-  const body = JSON.parse(request.body) as BulkDeleteBody;
+  const body = bodyOf(BulkDeleteSchema, request.body);
   (body.messages as unknown[]).forEach((id, index) => {
     if (!isSnowflake(id)) {
       throw ValidationError.field(`messages.${index}`, 'NUMBER_TYPE_COERCE', `Value "${String(id)}" is not snowflake.`);

@@ -12,6 +12,8 @@ import { redispatch } from './dispatchOutbox.js';
 import { createdAttachments } from './messageAttachments.js';
 import { messageMentions } from './messageMentions.js';
 import { MessageType, messageJson } from './messageJson.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { MessageCreateSchema } from '../../src/contract/index.js';
 
 /** Message flags a client may set: SUPPRESS_EMBEDS (1<<2) and SUPPRESS_NOTIFICATIONS (1<<12). */
 export const CLIENT_FLAGS = (1 << 2) | (1 << 12);
@@ -46,7 +48,7 @@ export async function createMessage(scope: ChannelScope, request: CreateMessage)
   const { channel, ctx } = scope;
   if (!holdsMessages(channel.type)) throw new BadRequestError('Cannot send messages in a non-text channel', 50_008);
   requirePermission(access, 'SEND_MESSAGES');
-  const body = JSON.parse(request.body) as CreateBody;
+  const body: CreateBody = bodyOf(MessageCreateSchema, request.body);
   // The edge stored the files already; on this refusal it deletes them again.
   const attachments = createdAttachments(body.attachments);
   if (attachments.length > 0) requirePermission(access, 'ATTACH_FILES');

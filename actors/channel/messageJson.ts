@@ -1,6 +1,7 @@
 import type { MessageRecord } from '../runtime/ports/records.js';
-import type { PublicUser } from './publicUser.js';
+import { isPublicUser, type PublicUser } from './publicUser.js';
 import type { ReactionJson } from './reactions.js';
+import { parseJson } from '../../src/domain/jsonValue.js';
 
 /** Message types (docs/rest.md §7). */
 export const MessageType = { DEFAULT: 0, CHANNEL_PINNED_MESSAGE: 6, REPLY: 19 } as const;
@@ -28,8 +29,8 @@ export interface MessageRendering {
 /** Parses a stored author snapshot; a broken one still yields an author with the right id. */
 export function authorOf(record: MessageRecord): PublicUser {
   try {
-    const author = JSON.parse(record.author_json) as PublicUser;
-    if (typeof author.id === 'string') return author;
+    const author = parseJson(record.author_json);
+    if (isPublicUser(author)) return author;
   } catch {
     // fall through: an author must always be present
   }

@@ -7,6 +7,8 @@ import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { eventJson } from './messageCreate.js';
 import { forUpdateEvent, messageJson, withJsonFields } from './messageJson.js';
 import { clampLimit } from './pagination.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { AcknowledgeBody, PinsQuery } from '../../src/contract/channelCommandBodies.js';
 
 /** Pins per channel (Discord 30003). */
 export const MAX_PINS = 250;
@@ -20,13 +22,6 @@ function requirePinRight(access: Access): void {
 }
 
 /** The list_pins body: the old route lists messages; the new one pages `{items, has_more}` by pin time. */
-interface PinsQuery {
-  readonly paginated?: boolean;
-  /** ISO timestamp: pins strictly older than it. */
-  readonly before?: string;
-  readonly limit?: number;
-}
-
 /** PUT /channels/{id}/pins/{message_id}: at most 250 pins (30003); CHANNEL_PINS_UPDATE and MESSAGE_UPDATE. */
 export async function pin(scope: ChannelScope, request: MessageTarget): Promise<ChannelReply> {
   return setPinned(scope, request, true);
@@ -73,7 +68,7 @@ function pinnedAt(record: MessageRecord): string {
  */
 export async function listPins(scope: ChannelScope, request: ListPins): Promise<ChannelReply> {
   const access = await scope.access(request.caller);
-  const query = JSON.parse(request.body || '{}') as PinsQuery;
+  const query = bodyOf(PinsQuery, request.body);
   const readable = can(access, 'READ_MESSAGE_HISTORY');
   const pinned = readable ? await scope.messages.listPinned(scope.channel.id) : [];
   scope.pinCount = readable ? pinned.length : scope.pinCount;
@@ -109,7 +104,7 @@ export async function typing(scope: ChannelScope, request: Typing): Promise<Chan
 export async function acknowledge(scope: ChannelScope, request: Acknowledge): Promise<ChannelReply> {
   const caller = requireCaller(request.caller);
   await scope.access(caller);
-  const body = JSON.parse(request.body || '{}') as { message_id?: string; manual?: boolean; mention_count?: number };
+  const body = bodyOf(AcknowledgeBody, request.body);
   const messageId = body.message_id ?? scope.channel.last_message_id;
   if (messageId) {
     const data = { channel_id: scope.channel.id, message_id: messageId, version: scope.ctx.clock.now(), ack_type: 0 };

@@ -1,5 +1,12 @@
+import { isJsonObject } from '../../src/domain/jsonValue.js';
+
 /** A public user object as Discord embeds it in messages, reactions and DM recipients. */
 export type PublicUser = Record<string, unknown> & { id: string };
+
+/** True when a parsed value is a public user object: a JSON object with a string id. */
+export function isPublicUser(value: unknown): value is PublicUser {
+  return isJsonObject(value) && typeof value['id'] === 'string';
+}
 
 /** Fields of a user record that anyone may see; everything else (email, settings, ...) is private. */
 const PUBLIC_FIELDS = [

@@ -6,6 +6,9 @@ import type { WebhookRecord } from '../runtime/ports/records.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { withGuildId } from './channelEvents.js';
 import { authorizedWebhook, hasCaller, manageAccess } from './webhookAccess.js';
+import { parseJson } from '../../src/domain/jsonValue.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { WebhookCreateSchema, WebhookModifySchema } from '../../src/contract/index.js';
 
 /** Discord's limit of webhooks per channel (30007 past it). */
 export const MAX_WEBHOOKS_PER_CHANNEL = 15;
@@ -42,7 +45,7 @@ export function webhookJson(webhook: WebhookRecord, view: { token: boolean; user
     avatar: webhook.avatar,
     application_id: null,
   };
-  if (view.user) json['user'] = JSON.parse(webhook.creator_json) as unknown;
+  if (view.user) json['user'] = parseJson(webhook.creator_json);
   if (view.token) json['token'] = webhook.token;
   return json;
 }
@@ -55,7 +58,7 @@ function webhooksUpdated(scope: ChannelScope): void {
 /** POST /channels/{id}/webhooks: MANAGE_WEBHOOKS; at most 15 per channel (30007). */
 export async function createWebhook(scope: ChannelScope, request: WebhookRequest): Promise<ChannelReply> {
   const access = await manageAccess(scope, request);
-  const body = JSON.parse(request.body || '{}') as { name?: unknown };
+  const body = bodyOf(WebhookCreateSchema, request.body);
   const name = validWebhookName(body.name);
   const existing = await scope.stores.webhooks.listByChannel(scope.channel.id);
   if (existing.length >= MAX_WEBHOOKS_PER_CHANNEL) {
@@ -97,7 +100,7 @@ export async function getWebhook(scope: ChannelScope, request: WebhookRequest): 
 /** PATCH /webhooks/{id}[/{token}]: name and avatar (moving to another channel is not supported). */
 export async function updateWebhook(scope: ChannelScope, request: WebhookRequest): Promise<ChannelReply> {
   const webhook = await authorizedWebhook(scope, request);
-  const body = JSON.parse(request.body || '{}') as { name?: unknown; avatar?: unknown; channel_id?: unknown };
+  const body = bodyOf(WebhookModifySchema, request.body);
   if (body.channel_id !== undefined && body.channel_id !== null && body.channel_id !== scope.channel.id) {
     throw ValidationError.field('channel_id', 'CHANNEL_MOVE_UNSUPPORTED', 'Webhooks cannot move to another channel.');
   }

@@ -8,6 +8,8 @@ import { storeMessage, type CreateBody } from './messageCreate.js';
 import type { PublicUser } from './publicUser.js';
 import { authorizedWebhook, webhookAccess } from './webhookAccess.js';
 import { validWebhookName } from './webhookCommands.js';
+import { bodyOf } from '../../src/contract/bodyOf.js';
+import { WebhookExecuteSchema } from '../../src/contract/index.js';
 
 /** An execute body: a message create body plus the sender's name (and avatar URL, not shown yet). */
 type ExecuteBody = CreateBody & { username?: unknown; avatar_url?: unknown };
@@ -28,7 +30,7 @@ export async function executeWebhook(scope: ChannelScope, request: WebhookReques
   if (!holdsMessages(scope.channel.type)) {
     throw new BadRequestError('Cannot send messages in a non-text channel', 50_008);
   }
-  const body = JSON.parse(request.body || '{}') as ExecuteBody;
+  const body: ExecuteBody = bodyOf(WebhookExecuteSchema, request.body);
   const { username } = body;
   // Not part of the message: the sender's name and avatar, and what webhooks cannot send (nonce, replies).
   delete body.username;

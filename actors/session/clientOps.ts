@@ -3,6 +3,7 @@ import { intentOf } from '../../src/domain/intents.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { getGuildMember, listGuildMembers, type MemberJson } from './guildQueries.js';
 import { memberListSync, requestedRanges } from './memberList.js';
+import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 
 /** What client-op handlers may use of their session. */
 export interface SessionPort {
@@ -39,8 +40,9 @@ const list = (value: unknown): string[] =>
 
 /** Serves one client op; payloads that do not fit are ignored (the edge already checked they are JSON). */
 export async function handleClientOp(port: SessionPort, op: number, dataJson: string): Promise<void> {
-  const d = (JSON.parse(dataJson || 'null') ?? {}) as Body;
-  if (typeof d !== 'object') return;
+  const parsed = parseJson(dataJson || 'null') ?? {};
+  if (typeof parsed !== 'object') return;
+  const d: Body = isJsonObject(parsed) ? parsed : {};
   switch (op) {
     case ClientOp.PresenceUpdate:
       if (typeof d['status'] === 'string') port.setStatus(d['status']);
@@ -57,9 +59,10 @@ export async function handleClientOp(port: SessionPort, op: number, dataJson: st
       if (typeof d['guild_id'] === 'string') await lazyRequest(port, d['guild_id'], d['channels']);
       return;
     case ClientOp.GuildSubscriptionsBulk: {
-      const subscriptions = (d['subscriptions'] ?? {}) as Record<string, Body | undefined>;
+      const subscriptions = d['subscriptions'];
+      if (!isJsonObject(subscriptions)) return;
       for (const [guildId, request] of Object.entries(subscriptions))
-        await lazyRequest(port, guildId, request?.['channels']);
+        await lazyRequest(port, guildId, isJsonObject(request) ? request['channels'] : undefined);
       return;
     }
     default:

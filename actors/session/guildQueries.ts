@@ -2,12 +2,26 @@ import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { GuildReply } from '../../proto/gen/chorus/v1/guild.js';
 import { toAppError } from '../../src/domain/errors.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
+import { isJsonObject, isOptionalString, parseJson } from '../../src/domain/jsonValue.js';
 
 /** A guild member as the Guild actor serializes it (only the fields the session reads). */
 export interface MemberJson {
   user?: { id?: string; username?: string; global_name?: string | null };
   nick?: string | null;
   [key: string]: unknown;
+}
+
+/** True when a value from the Guild actor's member JSON has the shape MemberJson declares. */
+function isMemberJson(value: unknown): value is MemberJson {
+  if (!isJsonObject(value)) return false;
+  const { user, nick } = value;
+  if (nick !== undefined && nick !== null && typeof nick !== 'string') return false;
+  if (user === undefined) return true;
+  if (!isJsonObject(user)) return false;
+  const name = user['global_name'];
+  return (
+    isOptionalString(user['id']) && isOptionalString(user['username']) && (name === null || isOptionalString(name))
+  );
 }
 
 const PAGE = 1000;
@@ -45,7 +59,8 @@ export async function listGuildMembers(
     const reply = await ctx.ask('guild', guildId, {
       command: { $case: 'listMembers', listMembers: { caller, limit, after, query } },
     });
-    const members = JSON.parse(jsonOf(reply)) as MemberJson[];
+    const parsed = parseJson(jsonOf(reply));
+    const members = Array.isArray(parsed) ? parsed.filter(isMemberJson) : [];
     for (const member of members) if (found.length < max && matches(member, query)) found.push(member);
     const last = members[members.length - 1]?.user?.id;
     if (members.length < limit || last === undefined) break;
@@ -65,7 +80,8 @@ export async function getGuildMember(
     const reply = await ctx.ask('guild', guildId, {
       command: { $case: 'getMember', getMember: { caller, userId, body: '' } },
     });
-    return JSON.parse(jsonOf(reply)) as MemberJson;
+    const member = parseJson(jsonOf(reply));
+    return isMemberJson(member) ? member : undefined;
   } catch {
     return undefined;
   }

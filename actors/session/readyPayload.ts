@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readyShape } from './capabilities.js';
 import { guildsVerbatim, userReady } from './userReady.js';
+import { parseJson, parseJsonObject } from '../../src/domain/jsonValue.js';
 
 /** What READY is made of; JSON fields arrive serialized by the actors that own them. */
 export interface ReadyInput {
@@ -39,7 +40,7 @@ export interface ReadyPayloads {
 const STATUSES: ReadonlySet<string> = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
 function clientInfo(propertiesJson: string): { client: string; os: string; version: number } {
-  const properties = (propertiesJson ? JSON.parse(propertiesJson) : {}) as Record<string, unknown>;
+  const properties = propertiesJson ? parseJsonObject(propertiesJson) : {};
   const os = properties['os'] ?? properties['$os'];
   return { client: 'web', os: typeof os === 'string' ? os : 'unknown', version: 0 };
 }
@@ -51,7 +52,7 @@ function clientInfo(propertiesJson: string): { client: string; os: string; versi
  * clients read it.
  */
 export function readyPayloads(input: ReadyInput): ReadyPayloads {
-  const user = JSON.parse(input.userJson) as unknown;
+  const user = parseJson(input.userJson);
   const common: Record<string, unknown> = {
     v: input.version,
     user,
@@ -75,9 +76,9 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
   if (input.shard) common['shard'] = [...input.shard];
   if (input.bot) {
     Object.assign(common, {
-      private_channels: JSON.parse(input.privateChannelsJson) as unknown,
-      relationships: JSON.parse(input.relationshipsJson) as unknown,
-      user_settings: JSON.parse(input.userSettingsJson) as unknown,
+      private_channels: parseJson(input.privateChannelsJson),
+      relationships: parseJson(input.relationshipsJson),
+      user_settings: parseJson(input.userSettingsJson),
       application: { id: input.applicationId, flags: 0 },
       guilds: input.guildIds.map((id) => ({ id, unavailable: true })),
     });
@@ -113,7 +114,7 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
 /** The status in Identify.presence, 'online' when absent or not a status. */
 export function presenceStatus(presenceJson: string): string {
   if (!presenceJson) return 'online';
-  const presence = JSON.parse(presenceJson) as { status?: unknown };
+  const status = parseJsonObject(presenceJson)['status'];
   // Discord's client identifies with status "unknown" (keep the last one): a fresh session is online.
-  return typeof presence.status === 'string' && STATUSES.has(presence.status) ? presence.status : 'online';
+  return typeof status === 'string' && STATUSES.has(status) ? status : 'online';
 }

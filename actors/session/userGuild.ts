@@ -1,5 +1,6 @@
 import { readyShape, type ReadyShape } from './capabilities.js';
 import type { Identity } from './sessionRecord.js';
+import { parseJsonObject } from '../../src/domain/jsonValue.js';
 
 /** A JSON object as the wire carries it. */
 export type JsonObject = Record<string, unknown>;
@@ -110,5 +111,5 @@ export function splitMembers(
 /** The GUILD_CREATE for a guild joined after READY: a user session gets the guild shape its READY had. */
 export function guildCreateJson(identity: Identity, json: string): string {
   if (identity.caller.bot) return json;
-  return JSON.stringify(userGuild(JSON.parse(json) as JsonObject, readyShape(identity.capabilities), 'live'));
+  return JSON.stringify(userGuild(parseJsonObject(json), readyShape(identity.capabilities), 'live'));
 }

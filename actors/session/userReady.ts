@@ -1,6 +1,7 @@
 import type { ReadyShape } from './capabilities.js';
 import { splitMembers, userGuild, type JsonObject } from './userGuild.js';
 import { userSettingsProto } from './userSettingsProto.js';
+import { parseJson } from '../../src/domain/jsonValue.js';
 
 /** What a user account's READY is made of besides the session fields, as the owning actors serialized it. */
 export interface UserReadyParts {
@@ -24,7 +25,6 @@ interface UserJson extends JsonObject {
   id?: unknown;
 }
 
-const parse = (json: string): unknown => JSON.parse(json) as unknown;
 const objects = (value: unknown): JsonObject[] =>
   Array.isArray(value) ? value.filter((item): item is JsonObject => typeof item === 'object' && item !== null) : [];
 /** `{version, partial, entries}` with the VERSIONED_* bit, the bare array (legacy) without it. */
@@ -66,7 +66,7 @@ export function guildsVerbatim(shape: ReadyShape): boolean {
 export function userReady(parts: UserReadyParts): UserReady {
   const { shape, userId } = parts;
   const users = new UserList(userId);
-  const guilds = parts.guildJsons.map((json) => parse(json) as JsonObject);
+  const guilds = parts.guildJsons.map((json) => parseJson(json) as JsonObject);
   // Other members go to merged_members only with DEDUPE_USER_OBJECTS (in READY or its supplement).
   const members = guilds.map((guild) => splitMembers(guild, userId, shape.dedupeUsers));
   // Prioritized: only the user's own member now; without DEDUPE the guilds carry their members inline.
@@ -75,18 +75,18 @@ export function userReady(parts: UserReadyParts): UserReady {
   );
   for (const list of readyMembers) for (const member of list) users.add(member['user']);
 
-  const privateChannels = objects(parse(parts.privateChannelsJson)).map((channel) => {
+  const privateChannels = objects(parseJson(parts.privateChannelsJson)).map((channel) => {
     const ids = objects(channel['recipients']).map((user) => users.add(user));
     return shape.dedupeUsers ? { ...channel, recipient_ids: ids.filter((id) => id !== undefined) } : channel;
   });
-  const relationships = objects(parse(parts.relationshipsJson)).map((relationship) => {
+  const relationships = objects(parseJson(parts.relationshipsJson)).map((relationship) => {
     const id = users.add(relationship['user']);
     return shape.dedupeUsers && id !== undefined ? { ...relationship, user_id: id } : relationship;
   });
-  const settings = parse(parts.userSettingsJson) as JsonObject;
+  const settings = parseJson(parts.userSettingsJson) as JsonObject;
   // Only guilds READY lists: Jank Client looks each entry's guild up and fails on one it lacks.
   const guildIds = new Set(guilds.map((guild) => guild['id']));
-  const guildSettings = objects(parse(parts.guildSettingsJson)).filter((entry) => guildIds.has(entry['guild_id']));
+  const guildSettings = objects(parseJson(parts.guildSettingsJson)).filter((entry) => guildIds.has(entry['guild_id']));
 
   const fields: JsonObject = {
     // Left out when the guilds go as the Guild actors serialized them (readyPayloads splices them in).

@@ -5,6 +5,7 @@ import { basePermissions, parsePermissions } from '../../src/domain/permissions.
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import { jsonReply, requireSelf, type UserTurn } from './userTurn.js';
+import { parseJsonObject } from '../../src/domain/jsonValue.js';
 
 /** The partial guild of GET /users/@me/guilds (and of the OAuth2 guild picker). */
 export interface GuildSummary {
@@ -26,7 +27,7 @@ const MAX_PAGE = 200;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 function jsonOf(reply: GuildReply): Record<string, unknown> | undefined {
-  return reply.reply?.$case === 'json' ? (JSON.parse(reply.reply.json.json) as Record<string, unknown>) : undefined;
+  return reply.reply?.$case === 'json' ? parseJsonObject(reply.reply.json.json) : undefined;
 }
 
 /** The caller's permissions: the guild's own figure when it sends one, else computed from roles and member. */

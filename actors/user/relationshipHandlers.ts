@@ -19,6 +19,7 @@ import { publicUser } from './userJson.js';
 import { callerOf, emptyReply, jsonReply, nextRecord, requireSelf, withoutKey, type UserTurn } from './userTurn.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { RelationshipPostSchema, RelationshipPutSchema } from '../../src/contract/index.js';
+import { parseJson } from '../../src/domain/jsonValue.js';
 
 function relationshipJson(peer: UserRecord, type: number): Record<string, unknown> {
   return { id: peer.id, type, nickname: null, user: publicUser(peer) };
@@ -90,7 +91,7 @@ export async function relationshipChanged(turn: UserTurn, told: RelationshipChan
     if (keep === Relationship.none) {
       turn.dispatch('RELATIONSHIP_REMOVE', { id: told.userId, type: before, nickname: null });
     } else {
-      const user = told.userJson ? (JSON.parse(told.userJson) as unknown) : { id: told.userId };
+      const user = told.userJson ? parseJson(told.userJson) : { id: told.userId };
       turn.dispatch('RELATIONSHIP_ADD', { id: told.userId, type: keep, nickname: null, user, should_notify: true });
     }
   }

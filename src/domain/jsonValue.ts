@@ -16,3 +16,13 @@ export function parseJsonObject(text: string, fallback: JsonObject = {}): JsonOb
   const value: unknown = JSON.parse(text);
   return isJsonObject(value) ? value : fallback;
 }
+
+/** `text` parsed as any JSON value, to be narrowed by the caller (or passed on as it is). */
+export function parseJson(text: string): unknown {
+  return JSON.parse(text);
+}
+
+/** True when `value` is a string, or absent (undefined). */
+export function isOptionalString(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === 'string';
+}

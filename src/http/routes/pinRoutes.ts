@@ -3,6 +3,7 @@ import { ValidationError } from '../../domain/errors.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { intQuery, snowflakeParam } from '../routeKit.js';
 import { channelRoute, stringQuery } from './messageRouteKit.js';
+import type { PinsQuery } from '../../contract/channelCommandBodies.js';
 
 /** `before` of the paginated pins route: an ISO8601 time, or '' when absent. */
 function beforeTimeQuery(ctx: EdgeContext): string | undefined {
@@ -28,7 +29,11 @@ export function pinRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     '/channels/:channel_id/messages/pins',
     channelRoute(deps, (ctx, caller) => {
       const before = beforeTimeQuery(ctx);
-      const query = { paginated: true, limit: intQuery(ctx, 'limit', 50, 1, 50), ...(before ? { before } : {}) };
+      const query: PinsQuery = {
+        paginated: true,
+        limit: intQuery(ctx, 'limit', 50, 1, 50),
+        ...(before ? { before } : {}),
+      };
       return { $case: 'listPins', listPins: { caller, body: JSON.stringify(query) } };
     }),
   );
