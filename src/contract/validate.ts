@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import { ValidationError } from '../domain/errors.js';
 import { formErrors } from './formErrors.js';
-import { schemas, type SchemaName } from './index.js';
+import { schemas, type SchemaBody, type SchemaName } from './index.js';
 import { addWireKeywords } from './wireForms.js';
 
 /**
@@ -44,13 +44,13 @@ export function validatorFor(name: SchemaName): ValidateFunction {
 }
 
 /**
- * Returns `body` typed as T if it matches schema `name`, with its unknown properties removed (in place);
- * otherwise throws ValidationError with Discord's 50035 tree.
+ * Returns `body` typed as the schema's body type (Static of the TypeBox schema) if it matches schema `name`, with
+ * its unknown properties removed and wire forms converted (in place); otherwise throws ValidationError with
+ * Discord's 50035 tree.
  */
-// T is the caller's name for the schema's body type (routeKit passes SchemaBody<N>).
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-export function validate<T>(name: SchemaName, body: unknown): T {
+export function validate<N extends SchemaName>(name: N, body: unknown): SchemaBody<N> {
   const check = validatorFor(name);
-  if (check(body)) return body as T;
+  // ajv's guard knows no TypeBox type; the schema it just passed is the one SchemaBody<N> is derived from.
+  if (check(body)) return body as SchemaBody<N>;
   throw new ValidationError(formErrors(check.errors ?? []));
 }

@@ -69,7 +69,7 @@ export function parseIdentify(d: unknown): IdentifyFields | Refusal {
   const { presence, ...rest } = d;
   let body: IdentifyBody;
   try {
-    body = validate<IdentifyBody>('IdentifySchema', rest);
+    body = validate('IdentifySchema', rest);
   } catch {
     return { closeCode: CloseCode.DecodeError };
   }

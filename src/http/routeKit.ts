@@ -44,7 +44,7 @@ export function requireRight(caller: Caller, right: (typeof Right)[keyof typeof 
 
 /** The request body validated against a spec schema, typed by the schema's body type. */
 export function validBody<N extends SchemaName>(ctx: EdgeContext, schema: N): SchemaBody<N> {
-  return validate<SchemaBody<N>>(schema, (ctx.request as { body?: unknown }).body ?? {});
+  return validate(schema, (ctx.request as { body?: unknown }).body ?? {});
 }
 
 /** The validated body re-serialized for an actor command (the actor parses it back). */

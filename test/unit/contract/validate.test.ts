@@ -38,7 +38,7 @@ describe('validate', () => {
   describe('when the body is valid', () => {
     it('returns the same body, typed', () => {
       const body = { consent: true, username: 'alice', unknown_extra: 1 };
-      const typed = validate<RegisterBody>('RegisterSchema', body);
+      const typed: RegisterBody = validate('RegisterSchema', body);
       assert.equal(typed, body);
       assert.equal(typed.username, 'alice');
     });
