@@ -1,4 +1,4 @@
-import { publicUser, publicUserOf, type PublicUser } from './publicUser.js';
+import { publicUserOf, type PublicUser } from './publicUser.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 
 /** An author's public user object, and the same serialized once for storage. */
@@ -8,7 +8,7 @@ export interface AuthorSnapshot {
 }
 
 /**
- * Turns the user JSON a request carries into the author snapshot stored with a message. The last
+ * Turns the member JSON of a caller's access snapshot into the author snapshot stored with a message. The last
  * snapshot per author is kept with the JSON it came from, so a run of messages by the same author
  * parses and serializes the author once, not per message.
  */
@@ -18,14 +18,14 @@ export class AuthorSnapshots {
   constructor(private readonly capacity = 1_000) {}
 
   /**
-   * The snapshot of `userId` from, in order: the caller's user JSON (from the edge's authentication),
-   * the `user` inside the member JSON (guild channels), or `fallback` (a known or `{id}` user).
+   * The snapshot of `userId` from the `user` inside the member JSON (guild channels), else `fallback` (the user
+   * as the channel's user store has it, or `{id}`).
    */
-  resolve(userId: string, userJson: string, memberJson: string, fallback: () => PublicUser): AuthorSnapshot {
-    const source = userJson !== '' ? userJson : memberJson;
+  resolve(userId: string, memberJson: string, fallback: () => PublicUser): AuthorSnapshot {
+    const source = memberJson;
     const cached = this.#byUser.get(userId);
     if (cached !== undefined && source !== '' && cached.source === source) return cached.snapshot;
-    const user = this.#fromSources(userId, userJson, memberJson) ?? fallback();
+    const user = this.#fromMember(userId, memberJson) ?? fallback();
     const snapshot = { user, json: JSON.stringify(user) };
     if (source !== '') {
       this.#byUser.delete(userId);
@@ -38,9 +38,7 @@ export class AuthorSnapshots {
     return snapshot;
   }
 
-  #fromSources(userId: string, userJson: string, memberJson: string): PublicUser | undefined {
-    const direct = publicUser(userJson);
-    if (direct?.id === userId) return direct;
+  #fromMember(userId: string, memberJson: string): PublicUser | undefined {
     if (memberJson === '') return undefined;
     try {
       const member = parseJson(memberJson);

@@ -76,7 +76,7 @@ export async function createMessage(scope: ChannelScope, request: CreateMessage)
     nonce,
     webhookId: null,
     load: [...(needAuthor ? [caller.userId] : []), ...dmAnnounce],
-    snapshot: () => scope.authors.resolve(caller.userId, '', access.memberJson, () => scope.users.get(caller.userId)),
+    snapshot: () => scope.authors.resolve(caller.userId, access.memberJson, () => scope.users.get(caller.userId)),
     beforeDispatch: () => {
       if (channel.guild_id === null && firstMessage) announceDm(scope, caller.userId);
     },

@@ -45,10 +45,8 @@ export async function addReaction(scope: ChannelScope, request: ReactionTarget):
     }
   }
   const key = canonicalKey(emoji, existing);
-  if (request.userJson === '' && access.memberJson === '') await scope.loadUsers([access.userId]);
-  const user = scope.authors.resolve(access.userId, request.userJson, access.memberJson, () =>
-    scope.users.get(access.userId),
-  );
+  if (access.memberJson === '') await scope.loadUsers([access.userId]);
+  const user = scope.authors.resolve(access.userId, access.memberJson, () => scope.users.get(access.userId));
   scope.remember(user.user);
   await scope.messages.addReaction({
     channel_id: scope.channel.id,

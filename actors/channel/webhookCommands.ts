@@ -64,10 +64,8 @@ export async function createWebhook(scope: ChannelScope, request: WebhookRequest
   if (existing.length >= MAX_WEBHOOKS_PER_CHANNEL) {
     throw new BadRequestError(`Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`, 30_007);
   }
-  if (request.userJson === '' && access.memberJson === '') await scope.loadUsers([access.userId]);
-  const creator = scope.authors.resolve(access.userId, request.userJson, access.memberJson, () =>
-    scope.users.get(access.userId),
-  );
+  if (access.memberJson === '') await scope.loadUsers([access.userId]);
+  const creator = scope.authors.resolve(access.userId, access.memberJson, () => scope.users.get(access.userId));
   const webhook: WebhookRecord = {
     id: scope.ctx.ids.next(),
     guild_id: scope.channel.guild_id,

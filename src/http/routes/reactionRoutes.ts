@@ -23,7 +23,6 @@ export function reactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
     userId,
     limit: 0,
     after: '',
-    userJson: '',
   });
   router.put(
     `${BASE}/:emoji/@me`,

@@ -17,7 +17,6 @@ const EMPTY_REQUEST: WebhookRequest = {
   body: '',
   wait: false,
   messageId: '',
-  userJson: '',
 };
 
 /** The webhook object(s) of a reply with `url` added where the token is shown (the edge knows its own URL). */

@@ -42,34 +42,35 @@ describe('KnownUsers', () => {
 });
 
 describe('AuthorSnapshots', () => {
-  it('prefers the caller JSON, then the member user, then the fallback', () => {
+  it('takes the user inside the member JSON, else the fallback', () => {
     const snapshots = new AuthorSnapshots();
     const fallback = () => ({ id: '1' });
-    assert.equal(snapshots.resolve('1', '{"id":"1","username":"direct"}', '', fallback).user['username'], 'direct');
     assert.equal(
-      snapshots.resolve('1', '', '{"user":{"id":"1","username":"member"}}', fallback).user['username'],
+      snapshots.resolve('1', '{"user":{"id":"1","username":"member"}}', fallback).user['username'],
       'member',
     );
-    assert.deepEqual(snapshots.resolve('1', '', '', fallback).user, { id: '1' });
+    assert.deepEqual(snapshots.resolve('1', '', fallback).user, { id: '1' });
   });
 
-  it('reuses the snapshot while the source JSON is unchanged', () => {
+  it('reuses the snapshot while the member JSON is unchanged', () => {
     const snapshots = new AuthorSnapshots();
-    const source = '{"id":"1","username":"a"}';
-    const first = snapshots.resolve('1', source, '', () => ({ id: '1' }));
+    const source = '{"user":{"id":"1","username":"a"}}';
+    const first = snapshots.resolve('1', source, () => ({ id: '1' }));
     assert.equal(
-      snapshots.resolve('1', source, '', () => ({ id: '1' })),
+      snapshots.resolve('1', source, () => ({ id: '1' })),
       first,
     );
     assert.notEqual(
-      snapshots.resolve('1', '{"id":"1","username":"b"}', '', () => ({ id: '1' })),
+      snapshots.resolve('1', '{"user":{"id":"1","username":"b"}}', () => ({ id: '1' })),
       first,
     );
   });
 
-  it('ignores a snapshot of another user', () => {
+  it('ignores a member JSON of another user', () => {
     const snapshots = new AuthorSnapshots();
-    assert.deepEqual(snapshots.resolve('1', '{"id":"2","username":"x"}', '', () => ({ id: '1' })).user, { id: '1' });
+    assert.deepEqual(snapshots.resolve('1', '{"user":{"id":"2","username":"x"}}', () => ({ id: '1' })).user, {
+      id: '1',
+    });
   });
 });
 

@@ -144,8 +144,6 @@ export interface ReactionTarget {
   userId: string;
   limit: number;
   after: string;
-  /** add_reaction: the caller's user record as JSON, kept with the reaction for the users list. */
-  userJson: string;
 }
 
 export interface InvalidateAccess {
@@ -178,8 +176,6 @@ export interface WebhookRequest {
   /** execute_webhook: reply with the message (?wait=true) rather than empty. */
   wait: boolean;
   messageId: string;
-  /** create_webhook: the caller's user record as JSON (the webhook's `user`). */
-  userJson: string;
 }
 
 export interface ChannelPermissionCheck {
@@ -2288,7 +2284,7 @@ export const MessageTarget: MessageFns<MessageTarget> = {
 };
 
 function createBaseReactionTarget(): ReactionTarget {
-  return { caller: undefined, messageId: '', emoji: '', userId: '', limit: 0, after: '', userJson: '' };
+  return { caller: undefined, messageId: '', emoji: '', userId: '', limit: 0, after: '' };
 }
 
 export const ReactionTarget: MessageFns<ReactionTarget> = {
@@ -2310,9 +2306,6 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
     }
     if (message.after !== '') {
       writer.uint32(50).string(message.after);
-    }
-    if (message.userJson !== '') {
-      writer.uint32(58).string(message.userJson);
     }
     return writer;
   },
@@ -2378,14 +2371,6 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
             message.after = reader.string();
             continue;
           }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.userJson = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2414,11 +2399,6 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
           : '',
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       after: isSet(object.after) ? globalThis.String(object.after) : '',
-      userJson: isSet(object.userJson)
-        ? globalThis.String(object.userJson)
-        : isSet(object.user_json)
-          ? globalThis.String(object.user_json)
-          : '',
     };
   },
 
@@ -2442,9 +2422,6 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
     if (message.after !== '') {
       obj.after = message.after;
     }
-    if (message.userJson !== '') {
-      obj.userJson = message.userJson;
-    }
     return obj;
   },
 
@@ -2460,7 +2437,6 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
     message.userId = object.userId ?? '';
     message.limit = object.limit ?? 0;
     message.after = object.after ?? '';
-    message.userJson = object.userJson ?? '';
     return message;
   },
 };
@@ -2769,7 +2745,7 @@ export const FlushChannel: MessageFns<FlushChannel> = {
 };
 
 function createBaseWebhookRequest(): WebhookRequest {
-  return { caller: undefined, webhookId: '', token: '', body: '', wait: false, messageId: '', userJson: '' };
+  return { caller: undefined, webhookId: '', token: '', body: '', wait: false, messageId: '' };
 }
 
 export const WebhookRequest: MessageFns<WebhookRequest> = {
@@ -2791,9 +2767,6 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
     }
     if (message.messageId !== '') {
       writer.uint32(50).string(message.messageId);
-    }
-    if (message.userJson !== '') {
-      writer.uint32(58).string(message.userJson);
     }
     return writer;
   },
@@ -2859,14 +2832,6 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
             message.messageId = reader.string();
             continue;
           }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.userJson = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2895,11 +2860,6 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
         : isSet(object.message_id)
           ? globalThis.String(object.message_id)
           : '',
-      userJson: isSet(object.userJson)
-        ? globalThis.String(object.userJson)
-        : isSet(object.user_json)
-          ? globalThis.String(object.user_json)
-          : '',
     };
   },
 
@@ -2923,9 +2883,6 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
     if (message.messageId !== '') {
       obj.messageId = message.messageId;
     }
-    if (message.userJson !== '') {
-      obj.userJson = message.userJson;
-    }
     return obj;
   },
 
@@ -2941,7 +2898,6 @@ export const WebhookRequest: MessageFns<WebhookRequest> = {
     message.body = object.body ?? '';
     message.wait = object.wait ?? false;
     message.messageId = object.messageId ?? '';
-    message.userJson = object.userJson ?? '';
     return message;
   },
 };
