@@ -5,6 +5,18 @@ import importX from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+// S2: no enums, no namespaces.
+const houseSyntax = [
+  { selector: 'TSEnumDeclaration', message: 'Use an as-const object (S2).' },
+  { selector: 'TSModuleDeclaration[kind="namespace"]', message: 'No namespaces (S2).' },
+];
+// Actors decode a Discord body with bodyOf(Schema, text) and any other JSON to `unknown` (then narrow): a cast of
+// parsed JSON would let a wrong shape through unnoticed.
+const parsedJsonCast = ['TSAsExpression', 'TSTypeAssertion'].map((node) => ({
+  selector: `${node}[expression.callee.object.name='JSON'][expression.callee.property.name='parse']`,
+  message: 'Decode bodies with bodyOf(Schema, text); parse other JSON to unknown and narrow it.',
+}));
+
 export default tseslint.config(
   {
     ignores: ['proto/gen/**', 'node_modules/**', 'dist/**', 'data/**', '.cassandra/**', '.tmp/**', 'eslint.config.mjs'],
@@ -28,11 +40,7 @@ export default tseslint.config(
       'import-x/no-cycle': 'error',
       'no-console': 'error',
       'max-lines': ['warn', 300],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Use an as-const object (S2).' },
-        { selector: 'TSModuleDeclaration[kind="namespace"]', message: 'No namespaces (S2).' },
-      ],
+      'no-restricted-syntax': ['error', ...houseSyntax],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Use loadConfig() (S6).' }],
       'import-x/no-restricted-paths': [
         'error',
@@ -102,6 +110,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['actors/**'], rules: { 'no-restricted-syntax': ['error', ...houseSyntax, ...parsedJsonCast] } },
   { files: ['src/config/**', 'scripts/**', 'bench/**', 'test/**'], rules: { 'no-restricted-properties': 'off' } },
   {
     files: ['test/**', 'bench/**', 'scripts/**'],

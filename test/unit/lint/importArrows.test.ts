@@ -1,31 +1,10 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
+import { lintFixture } from './lintFixture.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const arrowRule = 'import-x/no-restricted-paths';
 
-/**
- * Lints `code` as if it lived at `relativePath` under the real eslint.config.mjs. The file only exists in memory,
- * so the type-aware rules (which need it in the TypeScript project) are switched off; the arrow rules stay as configured.
- */
 async function arrowErrorsFor(relativePath: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({
-    cwd: repoRoot,
-    overrideConfig: [
-      {
-        ...tseslint.configs.disableTypeChecked,
-        languageOptions: { parserOptions: { projectService: false, project: null } },
-      },
-    ],
-  });
-  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, relativePath) });
-  assert.ok(result, 'ESLint returns one result for the text');
-  const fatal = result.messages.filter((message) => message.fatal === true);
-  assert.deepEqual(fatal, [], 'the fixture parses');
-  return result.messages.filter((message) => message.ruleId === arrowRule).map((message) => message.message);
+  return (await lintFixture(relativePath, code, arrowRule)).map((message) => message.message);
 }
 
 describe('import arrows lint', function () {
