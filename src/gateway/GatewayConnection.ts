@@ -7,6 +7,7 @@ import { toAppError } from '../domain/errors.js';
 import type { Logger } from '../domain/Logger.js';
 import { decodeClientPayload, isRefusal, parseIdentify, parseResume, type ClientPayload } from './clientPayload.js';
 import type { ConnectionQuery } from './connectionQuery.js';
+import { encodeEtf } from './etf/etfEncode.js';
 import {
   BACKPRESSURE_BYTES,
   CLOSE_REASON,
@@ -24,7 +25,7 @@ import {
 } from './gatewayProtocol.js';
 import { PayloadBudget } from './PayloadBudget.js';
 import type { SessionStarter } from './SessionStarter.js';
-import { ZlibStreamEncoder } from './ZlibStreamEncoder.js';
+import { createTransportEncoder, type TransportEncoder } from './transportEncoder.js';
 
 /** What a connection needs from its server. */
 export interface ConnectionDeps {
@@ -48,11 +49,6 @@ const SESSION_ID = /^[0-9a-f]{32}$/;
 
 type Phase = 'connected' | 'identifying' | 'resuming' | 'ready';
 
-function toBuffer(data: RawData): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-}
-
 /**
  * One gateway socket: Hello, heartbeats (answered here, cheaply), payload limits and close codes,
  * compression, and the hand-off of Identify / Resume / client ops to the Session actor. Frames the
@@ -67,7 +63,7 @@ export class GatewayConnection {
   readonly #helloMs = Date.now();
   #lastHeartbeatMs = this.#helloMs;
   readonly #budget = new PayloadBudget(PAYLOAD_LIMIT, PAYLOAD_WINDOW_MS);
-  readonly #encoder: ZlibStreamEncoder | undefined;
+  readonly #encoder: TransportEncoder | undefined;
   #payloadCompress = false;
   #serverCloseCode = 0;
   #killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -79,13 +75,11 @@ export class GatewayConnection {
     private readonly deps: ConnectionDeps,
     private readonly gatewayUrl = '', // ws(s)://host the client used: READY.resume_gateway_url ('': the node's)
   ) {
-    this.#encoder = query.zlibStream
-      ? new ZlibStreamEncoder((message) => {
-          this.#write(message);
-        })
-      : undefined;
+    this.#encoder = createTransportEncoder(query.compress, (message) => {
+      this.#write(message);
+    });
     ws.on('message', (data) => {
-      this.#onMessage(toBuffer(data));
+      this.#onMessage(data);
     });
     ws.on('close', (code) => {
       this.#onClose(code);
@@ -142,11 +136,17 @@ export class GatewayConnection {
       this.#moveSlowClient();
       return;
     }
-    for (const frame of frames) {
+    for (const json of frames) {
+      const frame = this.#encoded(json);
       if (this.#encoder) this.#encoder.write(frame);
       else if (this.#payloadCompress && frame.length >= PAYLOAD_COMPRESS_FROM) this.ws.send(deflateSync(frame));
       else this.ws.send(frame);
     }
+  }
+
+  /** The Session actor writes JSON; an `encoding=etf` socket gets the same payload as a binary term. */
+  #encoded(frame: string): string | Buffer {
+    return this.query.encoding === 'etf' ? encodeEtf(JSON.parse(frame)) : frame;
   }
 
   #write(message: Buffer): void {
@@ -159,19 +159,19 @@ export class GatewayConnection {
    */
   #moveSlowClient(): void {
     this.deps.log.warn('gateway_backpressure', { socket: this.socketId, buffered: this.ws.bufferedAmount });
-    if (this.#encoder) this.#encoder.write(RECONNECT_FRAME);
-    else this.ws.send(RECONNECT_FRAME);
+    if (this.#encoder) this.#encoder.write(this.#encoded(RECONNECT_FRAME));
+    else this.ws.send(this.#encoded(RECONNECT_FRAME));
     this.close(CloseCode.UnknownError);
   }
 
-  #onMessage(data: Buffer): void {
+  #onMessage(data: RawData): void {
     if (this.#closing) return;
     const now = Date.now();
     if (!this.#budget.take(now)) {
       this.close(CloseCode.RateLimited);
       return;
     }
-    const payload = decodeClientPayload(data);
+    const payload = decodeClientPayload(data, this.query.encoding);
     if (isRefusal(payload)) {
       this.close(payload.closeCode);
       return;

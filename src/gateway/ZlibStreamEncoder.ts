@@ -12,8 +12,13 @@ export class ZlibStreamEncoder {
   #inFlight = 0;
   #idle: (() => void)[] = [];
 
-  constructor(private readonly emit: (message: Buffer) => void) {
-    this.#deflate = createDeflate({ chunkSize: 64 * 1024 });
+  /** `compressor`/`flushKind`: another zlib-family stream and its flush (node:zlib's zstd, ZSTD_e_flush). */
+  constructor(
+    private readonly emit: (message: Buffer) => void,
+    compressor: () => Deflate = () => createDeflate({ chunkSize: 64 * 1024 }),
+    private readonly flushKind: number = constants.Z_SYNC_FLUSH,
+  ) {
+    this.#deflate = compressor();
     this.#deflate.on('data', (chunk: Buffer) => this.#output.push(chunk));
     this.#deflate.on('error', () => {
       this.#output = []; // only after close(); the socket is gone then
@@ -21,10 +26,10 @@ export class ZlibStreamEncoder {
   }
 
   /** Compresses one frame; its message is emitted once zlib has flushed it. */
-  write(frame: string): void {
+  write(frame: string | Buffer): void {
     this.#inFlight += 1;
     this.#deflate.write(frame);
-    this.#deflate.flush(constants.Z_SYNC_FLUSH, () => {
+    this.#deflate.flush(this.flushKind, () => {
       this.#inFlight -= 1;
       const message = this.#output.length === 1 ? (this.#output[0] as Buffer) : Buffer.concat(this.#output);
       this.#output = [];

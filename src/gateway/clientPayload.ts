@@ -1,9 +1,11 @@
+import type { RawData } from 'ws';
 import { KNOWN_INTENTS } from '../domain/intents.js';
 import { jsonBoundsError } from '../domain/jsonBounds.js';
 import { quoteUnsafeIntegers } from '../domain/losslessJson.js';
 import { tokenFromHeader } from '../domain/tokens.js';
 import type { IdentifyBody } from '../contract/realtime.js';
 import { validate } from '../contract/validate.js';
+import { decodeEtf } from './etf/etfDecode.js';
 import { CloseCode, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
 
 /** A decoded client payload. */
@@ -22,8 +24,20 @@ export function isRefusal(value: object): value is Refusal {
   return 'closeCode' in value;
 }
 
-/** Decodes one client message: over 4096 bytes, nested past 32 levels or not a JSON object → 4002; `op` not an integer → 4001. */
-export function decodeClientPayload(data: Buffer): ClientPayload | Refusal {
+/** One WebSocket message's bytes, however `ws` delivered them. */
+function messageBytes(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/** Decodes one client message in the socket's `encoding` (decodeJsonPayload / decodeEtfClientPayload). */
+export function decodeClientPayload(data: RawData, encoding: 'json' | 'etf' = 'json'): ClientPayload | Refusal {
+  const bytes = messageBytes(data);
+  return encoding === 'etf' ? decodeEtfClientPayload(bytes) : decodeJsonPayload(bytes);
+}
+
+/** Decodes one JSON client message: over 4096 bytes, nested past 32 levels or not a JSON object → 4002; `op` not an integer → 4001. */
+function decodeJsonPayload(data: Buffer): ClientPayload | Refusal {
   if (data.length > MAX_PAYLOAD_BYTES) return { closeCode: CloseCode.DecodeError };
   const text = data.toString('utf8');
   if (jsonBoundsError(text)) return { closeCode: CloseCode.DecodeError };
@@ -34,6 +48,26 @@ export function decodeClientPayload(data: Buffer): ClientPayload | Refusal {
   } catch {
     return { closeCode: CloseCode.DecodeError };
   }
+  return payloadShape(value);
+}
+
+/**
+ * The `encoding=etf` twin of decodeJsonPayload: same size bound (checked before decoding), depth 32,
+ * malformed terms → 4002. Big integers past 2^53 arrive as decimal strings, so what follows (Identify,
+ * op 8, op 14 ...) sees what the JSON path would and runs the same schema checks.
+ */
+export function decodeEtfClientPayload(data: Buffer): ClientPayload | Refusal {
+  if (data.length > MAX_PAYLOAD_BYTES) return { closeCode: CloseCode.DecodeError };
+  let value: unknown;
+  try {
+    value = decodeEtf(data);
+  } catch {
+    return { closeCode: CloseCode.DecodeError };
+  }
+  return payloadShape(value);
+}
+
+function payloadShape(value: unknown): ClientPayload | Refusal {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { closeCode: CloseCode.DecodeError };
   const { op, d } = value as { op?: unknown; d?: unknown };
   if (typeof op !== 'number' || !Number.isInteger(op)) return { closeCode: CloseCode.UnknownOpcode };

@@ -92,7 +92,7 @@ function connect(
   const connection = new GatewayConnection(
     socket as unknown as WebSocket,
     'sock1',
-    { version: 10, zlibStream: false },
+    { version: 10, encoding: 'json', compress: 'none' },
     deps,
   );
   return { socket, connection };
