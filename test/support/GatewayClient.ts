@@ -1,5 +1,6 @@
 import { constants, createInflate, inflateSync, type Inflate } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
+import { erlpack, ZstdStreamReader } from './gatewayCodecs.js';
 
 /** One frame received from the gateway. */
 export interface GatewayFrame<D = unknown> {
@@ -21,6 +22,10 @@ export interface GatewayConnectOptions {
   query?: string;
   /** Adds `compress=zlib-stream` and inflates binary messages with one inflate context. */
   zlibStream?: boolean;
+  /** Adds `compress=zstd-stream` and decodes each binary message with one streaming zstd decoder. */
+  zstdStream?: boolean;
+  /** `encoding=etf`: sends and reads Erlang terms through erlpack (query's encoding must say etf too). */
+  etf?: boolean;
   /** Answer op 10 Hello with heartbeats every interval (default false: tests heartbeat by hand). */
   autoHeartbeat?: boolean;
 }
@@ -37,6 +42,8 @@ export class GatewayClient {
   readonly frames: GatewayFrame[] = [];
   /** Binary (compressed) WebSocket messages received. */
   binaryMessages = 0;
+  /** The binary messages themselves, as they came off the socket (before any decompression). */
+  readonly binaryData: Buffer[] = [];
   /** Resolves when the socket closes. */
   readonly closed: Promise<GatewayClose>;
   #waiters = new Set<() => void>();
@@ -45,12 +52,16 @@ export class GatewayClient {
   #inflated: Buffer[] = [];
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #closeInfo: GatewayClose | undefined;
+  readonly #zstd: ZstdStreamReader | undefined;
+  readonly #etf: boolean;
 
   private constructor(
     readonly ws: WebSocket,
     options: GatewayConnectOptions,
   ) {
     if (options.zlibStream) this.#startInflate();
+    this.#zstd = options.zstdStream ? new ZstdStreamReader() : undefined;
+    this.#etf = options.etf === true;
     ws.on('message', (data, isBinary) => {
       this.#onMessage(data, isBinary);
     });
@@ -77,6 +88,7 @@ export class GatewayClient {
   static async connect(gatewayUrl: string, options: GatewayConnectOptions = {}): Promise<GatewayClient> {
     let query = options.query ?? 'v=10&encoding=json';
     if (options.zlibStream) query += '&compress=zlib-stream';
+    if (options.zstdStream) query += '&compress=zstd-stream';
     const ws = new WebSocket(`${gatewayUrl}/?${query}`);
     const client = new GatewayClient(ws, options);
     await new Promise<void>((resolve, reject) => {
@@ -109,7 +121,7 @@ export class GatewayClient {
 
   /** Sends `{op, d}`. */
   send(op: number, d: unknown): void {
-    this.ws.send(JSON.stringify({ op, d }));
+    this.ws.send(this.#etf ? erlpack.pack({ op, d }) : JSON.stringify({ op, d }));
   }
 
   /** Sends raw text or bytes. */
@@ -200,6 +212,15 @@ export class GatewayClient {
       return;
     }
     this.binaryMessages += 1;
+    this.binaryData.push(bytes);
+    if (this.#zstd) {
+      this.#record(this.#zstd.read(bytes));
+      return;
+    }
+    if (this.#etf && !this.#inflate) {
+      this.#record(bytes);
+      return;
+    }
     if (!this.#inflate) {
       this.#record(inflateSync(bytes).toString('utf8')); // Identify `compress: true`: one zlib payload per message
       return;
@@ -211,9 +232,9 @@ export class GatewayClient {
     // zlib runs flush callbacks in write order, each after its own output: one frame per flush.
     this.#inflate.write(message);
     this.#inflate.flush(constants.Z_SYNC_FLUSH, () => {
-      const text = Buffer.concat(this.#inflated).toString('utf8');
+      const inflated = Buffer.concat(this.#inflated);
       this.#inflated = [];
-      this.#record(text);
+      this.#record(this.#etf ? inflated : inflated.toString('utf8'));
     });
   }
 
@@ -222,8 +243,11 @@ export class GatewayClient {
     this.#inflate.on('data', (chunk: Buffer) => this.#inflated.push(chunk));
   }
 
-  #record(text: string): void {
-    this.frames.push(JSON.parse(text) as GatewayFrame);
+  /** Text is JSON; bytes are one ETF term (erlpack) on an ETF socket, else JSON's UTF-8. */
+  #record(payload: string | Buffer): void {
+    const text = typeof payload === 'string' ? payload : this.#etf ? undefined : payload.toString('utf8');
+    const frame = text === undefined ? erlpack.unpack(payload as Buffer) : (JSON.parse(text) as unknown);
+    this.frames.push(frame as GatewayFrame);
     this.#notify();
   }
 

@@ -141,8 +141,8 @@ describe('gateway close codes', () => {
     assert.equal(await closeCodeAfter(() => undefined, 'v=5&encoding=json'), 4012);
   });
 
-  it('closes 4002 for the ETF encoding, which Chorus does not speak', async () => {
-    assert.equal(await closeCodeAfter(() => undefined, 'v=10&encoding=etf'), 4002);
+  it('closes 4002 for an encoding other than json and etf', async () => {
+    assert.equal(await closeCodeAfter(() => undefined, 'v=10&encoding=xml'), 4002);
   });
 
   it('closes 4013 for intents with unknown bits', async () => {
