@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import { GatewayClient, type GatewayConnectOptions } from '../../support/GatewayClient.js';
 import { erlpack } from '../../support/gatewayCodecs.js';
-import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
+import { api, registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
 import { createGuild, postMessage, type TestGuild } from './gatewayFixtures.js';
 
 const ETF: GatewayConnectOptions = { query: 'v=10&encoding=etf', etf: true };
@@ -28,7 +28,12 @@ describe('gateway encoding=etf and compress=zstd-stream', () => {
 
   /** Identify → READY → one MESSAGE_CREATE posted over HTTP → a heartbeat ACK; returns the client, still open. */
   async function throughAMessage(options: GatewayConnectOptions): Promise<GatewayClient> {
-    const { client, ready } = await GatewayClient.identified(server.gatewayUrl, alice.token, { intents: 513 }, options);
+    const { client, ready } = await GatewayClient.identified(
+      server.gatewayUrl,
+      alice.token,
+      { intents: 1537 },
+      options,
+    );
     assert.equal((ready['user'] as { id: string }).id, alice.id);
     assert.equal(typeof ready['session_id'], 'string');
     assert.deepEqual(
@@ -101,6 +106,56 @@ describe('gateway encoding=etf and compress=zstd-stream', () => {
       await client.close();
     });
   }
+
+  it('etf and json sessions of one user receive the same dispatches, field for field', async () => {
+    const jsonSide = await throughAMessage({});
+    const etfSide = await throughAMessage(ETF);
+    const marks = [jsonSide.frames.length, etfSide.frames.length] as const;
+    const posted = await postMessage(server.api, alice.token, guild.channelId, 'both encodings');
+    const messagePath = `/channels/${guild.channelId}/messages/${posted.id}`;
+    await api(server.api, 'PATCH', messagePath, { token: alice.token, body: { content: 'edited' } });
+    await api(server.api, 'PATCH', `/channels/${guild.channelId}`, { token: alice.token, body: { topic: 'terms' } });
+    await api(server.api, 'PUT', `${messagePath}/reactions/%F0%9F%91%8D/@me`, { token: alice.token, expect: 204 });
+    await api(server.api, 'DELETE', messagePath, { token: alice.token, expect: 204 });
+    const events = ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'CHANNEL_UPDATE', 'MESSAGE_REACTION_ADD', 'MESSAGE_DELETE'];
+    const seen = await Promise.all(
+      [jsonSide, etfSide].map(async (client, side) => {
+        await client.waitForDispatch('MESSAGE_DELETE', () => true, { from: marks[side] ?? 0 });
+        return client.frames
+          .slice(marks[side] ?? 0)
+          .filter((frame) => frame.op === 0 && events.includes(frame.t ?? ''));
+      }),
+    );
+    const [fromJson, fromEtf] = seen.map((frames) => frames.map((frame) => ({ t: frame.t, d: frame.d })));
+    assert.deepEqual(
+      fromJson?.map((frame) => frame.t),
+      events,
+    );
+    assert.deepEqual(fromEtf, fromJson);
+    await jsonSide.close();
+    await etfSide.close();
+  });
+
+  it('etf op 8 with guild_id as a 64-bit integer is read as the snowflake string', async () => {
+    const client = await throughAMessage(ETF);
+    // erlpack cannot pack a BigInt, so this one term is written by hand: {op: 8, d: {guild_id: <big>, ...}}.
+    const bin = (text: string): number[] => [109, 0, 0, 0, text.length, ...Buffer.from(text)];
+    const big = Buffer.alloc(8);
+    big.writeBigUInt64LE(BigInt(guild.id));
+    const term = Buffer.from([
+      ...[131, 116, 0, 0, 0, 2, ...bin('op'), 97, 8, ...bin('d'), 116, 0, 0, 0, 4],
+      ...[...bin('guild_id'), 110, 8, 0, ...big],
+      ...[...bin('query'), ...bin(''), ...bin('limit'), 97, 0, ...bin('nonce'), ...bin('big')],
+    ]);
+    client.sendRaw(term);
+    const chunk = await client.waitForDispatch<{ guild_id: string; nonce: string; members: unknown[] }>(
+      'GUILD_MEMBERS_CHUNK',
+      (d) => d.nonce === 'big',
+    );
+    assert.equal(chunk.d.guild_id, guild.id);
+    assert.ok(chunk.d.members.length >= 1);
+    await client.close();
+  });
 
   it('garbage or truncated terms close 4002; other sessions go on', async () => {
     const bystander = await throughAMessage(ETF);
