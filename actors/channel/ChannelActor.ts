@@ -162,10 +162,14 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
     return dispatch(ChannelActor.#handlers, this, command);
   }
 
-  /** The Guild changed what its snapshots carry: drop the cached ones (nothing to drop before loading). */
+  /**
+   * The Guild changed what its snapshots carry, or (for a DM) a recipient blocked or unblocked the
+   * other: drop the cached ones (nothing to drop before loading).
+   */
   #invalidateAccess(change: InvalidateAccess): ChannelReply {
     if (!this.#loaded) this.ctx.stopSelf();
     this.#scope?.accessCache.invalidate(change.version, change.userId, this.ctx.clock.now());
+    this.#scope?.dmBlocks.invalidate();
     return EMPTY_REPLY;
   }
 

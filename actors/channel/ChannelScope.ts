@@ -8,6 +8,7 @@ import type { ChannelRecord, MessageRecord } from '../runtime/ports/records.js';
 import type { ChannelStore, MessageStore, UserStore, WebhookStore } from '../runtime/ports/stores.js';
 import { AccessCache } from './AccessCache.js';
 import { AuthorSnapshots } from './AuthorSnapshots.js';
+import { DmBlockCache } from './dmBlocks.js';
 import { requireCaller, viewAccess, type Access } from './channelAccess.js';
 import { recipientUsers } from './channelJson.js';
 import { emit } from './channelEvents.js';
@@ -57,6 +58,8 @@ export class ChannelScope {
   readonly nonces = new NonceCache();
   /** The Guild's permission snapshots per user (dropped with the scope, e.g. when the channel is deleted). */
   readonly accessCache = new AccessCache();
+  /** A 1:1 DM's block between its recipients (dropped by invalidate_access like the snapshots). */
+  readonly dmBlocks = new DmBlockCache();
   /** Messages an earlier activation stored and maybe never dispatched (see dispatchOutbox). */
   readonly outbox = new DispatchOutbox();
   /** user id → when their last message was sent (slowmode). */

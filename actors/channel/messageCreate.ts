@@ -49,6 +49,8 @@ export async function createMessage(scope: ChannelScope, request: CreateMessage)
   if (!holdsMessages(channel.type)) throw new BadRequestError('Cannot send messages in a non-text channel', 50_008);
   requirePermission(access, 'SEND_MESSAGES');
   const body: CreateBody = bodyOf(MessageCreateSchema, request.body);
+  // A DM with a block between its two recipients takes nothing from either (403 50007).
+  await scope.dmBlocks.requireUnblocked(channel, scope.stores.users, ctx.clock.now());
   // The edge stored the files already; on this refusal it deletes them again.
   const attachments = createdAttachments(body.attachments);
   if (attachments.length > 0) requirePermission(access, 'ATTACH_FILES');

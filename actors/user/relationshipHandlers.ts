@@ -99,7 +99,10 @@ export async function relationshipChanged(turn: UserTurn, told: RelationshipChan
   return emptyReply();
 }
 
-/** GET /users/{id}/relationships: friends this user and the caller have in common, as public users. */
+/**
+ * GET /users/{id}/relationships: friends this user and the caller have in common, as
+ * UserRelationsResponse items (type 1, as they are friends of both).
+ */
 export async function mutualRelationships(turn: UserTurn, request: UserRequest): Promise<UserReply> {
   const caller = callerOf(request);
   const callerRecord = caller.userId === turn.user.id ? turn.user : await turn.stores.users.get(caller.userId);
@@ -108,7 +111,7 @@ export async function mutualRelationships(turn: UserTurn, request: UserRequest):
   for (const [peerId, type] of Object.entries(turn.user.relationships)) {
     if (type !== Relationship.friend || theirs[peerId] !== Relationship.friend || peerId === caller.userId) continue;
     const peer = await turn.stores.users.get(peerId);
-    if (peer) mutual.push(publicUser(peer));
+    if (peer) mutual.push(relationshipJson(peer, Relationship.friend));
   }
   return jsonReply(mutual);
 }
@@ -134,6 +137,9 @@ async function change(turn: UserTurn, peer: UserRecord, outcome: RelationshipCha
     if (outcome.mine === Relationship.none) next.relationships = withoutKey(next.relationships, peer.id);
     else next.relationships[peer.id] = outcome.mine;
     await turn.commit(next);
+    if ((before === Relationship.blocked) !== (outcome.mine === Relationship.blocked)) {
+      await invalidateDmBlock(turn, peer.id);
+    }
     if (outcome.mine === Relationship.none) {
       turn.dispatch('RELATIONSHIP_REMOVE', { id: peer.id, type: before, nickname: null });
     } else {
@@ -143,6 +149,24 @@ async function change(turn: UserTurn, peer: UserRecord, outcome: RelationshipCha
   // The peer's side is its own actor's to write: told, never awaited, so two users acting on each
   // other at once cannot deadlock (see CONTRIBUTING: call directions).
   if (outcome.peer !== undefined) tellPeer(turn, peer.id, outcome.peer);
+}
+
+/**
+ * A block or unblock was stored: the DM with the peer (if any) drops the block it cached (see
+ * DmBlockCache). Asked, not told, so the first message after this reply meets the new state;
+ * User → Channel never deadlocks (a Channel never waits on a User). A failed ask is logged: the
+ * cached answer expires on its own.
+ */
+async function invalidateDmBlock(turn: UserTurn, peerId: string): Promise<void> {
+  const dm = await turn.stores.channels.findDm(turn.user.id, peerId);
+  if (!dm) return;
+  try {
+    await turn.ctx.ask(ActorKind.Channel, dm.id, {
+      command: { $case: 'invalidateAccess', invalidateAccess: { version: '0', userId: '' } },
+    });
+  } catch (error) {
+    turn.ctx.log.warn('dm_block_invalidate_failed', { channel: dm.id, err: (error as Error).message });
+  }
 }
 
 function tellPeer(turn: UserTurn, peerId: string, type: number): void {

@@ -29,7 +29,10 @@ export interface ChannelCommand {
     | { $case: 'unpin'; unpin: MessageTarget }
     | { $case: 'listPins'; listPins: ListPins }
     | { $case: 'typing'; typing: Typing } //
-    /** Guild -> Channel (tell): cached permission snapshots are stale (every user's, or one user's). */
+    /**
+     * Guild -> Channel (tell): cached permission snapshots are stale (every user's, or one user's).
+     * User -> DM Channel (ask, empty user_id): a recipient blocked or unblocked the other.
+     */
     | { $case: 'invalidateAccess'; invalidateAccess: InvalidateAccess }
     | { $case: 'getChannel'; getChannel: GetChannel } //
     /** Guild -> Channel (tell): the channel record changed (or was deleted) in its guild. */
