@@ -4,6 +4,7 @@ import { applicationStoreContract } from './applicationStoreContract.js';
 import { channelStoreContract } from './channelStoreContract.js';
 import { guildStoreContract } from './guildStoreContract.js';
 import { messageStoreContract } from './messageStoreContract.js';
+import { readStateStoreContract } from './readStateStoreContract.js';
 import { userStoreContract } from './userStoreContract.js';
 import { webhookStoreContract } from './webhookStoreContract.js';
 
@@ -49,5 +50,8 @@ export function storesContract(create: () => Promise<Stores>): void {
   });
   describe('WebhookStore', () => {
     webhookStoreContract(current);
+  });
+  describe('ReadStateStore', () => {
+    readStateStoreContract(current);
   });
 }

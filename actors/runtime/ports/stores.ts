@@ -11,6 +11,7 @@ import type {
   WebhookRecord,
 } from './records.js';
 import type { ApplicationCommandStore } from './applicationCommandStore.js';
+import type { ReadStateStore } from './readStateStore.js';
 
 /**
  * Storage ports, one per aggregate, declared here by the actors that need them and implemented in
@@ -120,6 +121,7 @@ export interface Stores {
   readonly channels: ChannelStore;
   readonly messages: MessageStore;
   readonly webhooks: WebhookStore;
+  readonly readStates: ReadStateStore;
   /** Closes connections (node shutdown). */
   close(): Promise<void>;
 }

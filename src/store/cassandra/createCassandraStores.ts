@@ -10,6 +10,7 @@ import { CassandraClusterSettings } from './CassandraClusterSettings.js';
 import { CassandraGuildStore } from './CassandraGuildStore.js';
 import { logHostAvailability } from './cassandraHostLog.js';
 import { CassandraMessageStore } from './CassandraMessageStore.js';
+import { CassandraReadStateStore } from './CassandraReadStateStore.js';
 import { migrateKeyspace } from './CassandraSchema.js';
 import { CassandraSession } from './CassandraSession.js';
 import { CassandraUserStore } from './CassandraUserStore.js';
@@ -97,6 +98,7 @@ export async function createCassandraStores(options: CassandraStoresOptions): Pr
     channels,
     messages: new CassandraMessageStore(session),
     webhooks: new CassandraWebhookStore(session),
+    readStates: new CassandraReadStateStore(session),
     clusterSettings: new CassandraClusterSettings(session),
     blobs: new CassandraBlobStore(session),
     close,

@@ -209,4 +209,16 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: [],
     data: rekeyBotApplications,
   },
+  {
+    version: 7,
+    name: 'read states',
+    // One partition per user, read whole by the User actor (READY); a row per channel it touched.
+    statements: [
+      table(
+        'read_states',
+        'user_id text, channel_id bigint, last_message_id text, mention_count int, last_pin_timestamp text, ' +
+          'PRIMARY KEY (user_id, channel_id)',
+      ),
+    ],
+  },
 ];

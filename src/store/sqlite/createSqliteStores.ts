@@ -7,6 +7,7 @@ import { SqliteChannelStore } from './SqliteChannelStore.js';
 import { SqliteDatabase, type SqliteDatabaseOptions } from './SqliteDatabase.js';
 import { SqliteGuildStore } from './SqliteGuildStore.js';
 import { SqliteMessageStore } from './SqliteMessageStore.js';
+import { SqliteReadStateStore } from './SqliteReadStateStore.js';
 import { SqliteUserStore } from './SqliteUserStore.js';
 import { SqliteWebhookStore } from './SqliteWebhookStore.js';
 
@@ -30,6 +31,7 @@ export function createSqliteStores(path: string, options: SqliteDatabaseOptions 
     channels: new SqliteChannelStore(db),
     messages: new SqliteMessageStore(db),
     webhooks: new SqliteWebhookStore(db),
+    readStates: new SqliteReadStateStore(db),
     close: () => {
       db.close();
       return Promise.resolve();

@@ -169,4 +169,20 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE application_rekeys;
     `,
   },
+  {
+    // Numbered as in Cassandra (7 is read states there too).
+    version: 7,
+    name: 'read states',
+    sql: `
+      -- One row per channel a user acked, posted in or was mentioned in; channel_id INTEGER so it sorts.
+      CREATE TABLE read_states (
+        user_id TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        last_message_id TEXT NOT NULL,
+        mention_count INTEGER NOT NULL,
+        last_pin_timestamp TEXT,
+        PRIMARY KEY (user_id, channel_id)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
