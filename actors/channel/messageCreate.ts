@@ -12,6 +12,7 @@ import { redispatch } from './dispatchOutbox.js';
 import { createdAttachments } from './messageAttachments.js';
 import { messageMentions } from './messageMentions.js';
 import { MessageType, messageJson } from './messageJson.js';
+import { tellAuthorRead, tellMentioned } from './readStateTells.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { MessageCreateSchema } from '../../src/contract/index.js';
 
@@ -85,6 +86,7 @@ export async function createMessage(scope: ChannelScope, request: CreateMessage)
   });
   if (nonce !== null) scope.nonces.remember(caller.userId, nonce, record.id, now);
   scope.lastSentMs.set(caller.userId, now);
+  if (!caller.bot) tellAuthorRead(scope, record);
   return jsonReply(json);
 }
 
@@ -162,6 +164,7 @@ export async function storeMessage(
   );
   by.beforeDispatch?.();
   scope.emit('MESSAGE_CREATE', eventJson(scope, json, access));
+  tellMentioned(scope, record);
   return { json, record };
 }
 

@@ -2,7 +2,7 @@ import type { Acknowledge, ChannelReply, ListPins, MessageTarget, Typing } from 
 import { BadRequestError, MissingPermissionsError } from '../../src/domain/errors.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { can, requireCaller, requirePermission, type Access } from './channelAccess.js';
-import { tellUser, withGuildId } from './channelEvents.js';
+import { withGuildId } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { eventJson } from './messageCreate.js';
 import { forUpdateEvent, messageJson, withJsonFields } from './messageJson.js';
@@ -98,8 +98,9 @@ export async function typing(scope: ChannelScope, request: Typing): Promise<Chan
 }
 
 /**
- * POST /channels/{id}/messages/{message_id}/ack → `{token: null}`. Read states are minimal: nothing
- * is stored; the user's other sessions get MESSAGE_ACK so their unread markers clear.
+ * POST /channels/{id}/messages/{message_id}/ack → `{token: null}`. The user's User actor owns read
+ * states: it stores this one and tells the user's sessions MESSAGE_ACK (a tell: a User may ask a DM's
+ * Channel, so a Channel never waits on a User).
  */
 export async function acknowledge(scope: ChannelScope, request: Acknowledge): Promise<ChannelReply> {
   const caller = requireCaller(request.caller);
@@ -107,8 +108,14 @@ export async function acknowledge(scope: ChannelScope, request: Acknowledge): Pr
   const body = bodyOf(AcknowledgeBody, request.body);
   const messageId = body.message_id ?? scope.channel.last_message_id;
   if (messageId) {
-    const data = { channel_id: scope.channel.id, message_id: messageId, version: scope.ctx.clock.now(), ack_type: 0 };
-    tellUser(scope.ctx, caller.userId, { event: 'MESSAGE_ACK', dataJson: JSON.stringify(data), intent: 0 });
+    const ack = {
+      channelId: scope.channel.id,
+      messageId,
+      // The proto field is a uint32; a client's count beyond that means "many" all the same.
+      mentionCount: Math.min(Math.max(0, body.mention_count ?? 0), 0xffff_ffff),
+      manual: body.manual === true,
+    };
+    scope.ctx.tell('user', caller.userId, { command: { $case: 'ackReadState', ackReadState: ack } });
   }
   return jsonReply('{"token":null}');
 }

@@ -24,6 +24,8 @@ export interface ReadyInput {
   readonly userSettingsJson: string;
   /** The per-guild settings the user changed (user_guild_settings entries). */
   readonly guildSettingsJson: string;
+  /** Where the user stopped reading each channel (read_state entries). */
+  readonly readStatesJson: string;
   /** The status the client identified with (Identify.presence.status), 'online' by default. */
   readonly status: string;
   readonly propertiesJson: string;
@@ -93,6 +95,7 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
     relationshipsJson: input.relationshipsJson,
     userSettingsJson: input.userSettingsJson,
     guildSettingsJson: input.guildSettingsJson,
+    readStatesJson: input.readStatesJson,
   });
   Object.assign(common, fields, {
     connected_accounts: [],

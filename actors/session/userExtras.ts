@@ -10,6 +10,8 @@ export interface UserExtras {
   readonly userSettingsJson: string;
   /** The per-guild settings the user changed (user_guild_settings entries). */
   readonly guildSettingsJson: string;
+  /** Where the user stopped reading each channel (read_state entries). */
+  readonly readStatesJson: string;
 }
 
 /** What a bot's READY carries in their place: nothing. */
@@ -18,6 +20,7 @@ export const NO_USER_EXTRAS: UserExtras = {
   relationshipsJson: '[]',
   userSettingsJson: '{}',
   guildSettingsJson: '[]',
+  readStatesJson: '[]',
 };
 
 const REQUESTS = {
@@ -28,6 +31,9 @@ const REQUESTS = {
   getSettings: (caller: Caller): UserCommand => ({ command: { $case: 'getSettings', getSettings: { caller } } }),
   listGuildSettings: (caller: Caller): UserCommand => ({
     command: { $case: 'listGuildSettings', listGuildSettings: { caller } },
+  }),
+  listReadStates: (caller: Caller): UserCommand => ({
+    command: { $case: 'listReadStates', listReadStates: { caller } },
   }),
 };
 
@@ -47,13 +53,15 @@ async function askJson(
   }
 }
 
-/** DM channels, relationships and settings (global and per guild) of a user account, each falling back to empty. */
+/** DMs, relationships, settings (global and per guild) and read states of a user account, each falling back to empty. */
 export async function userExtras(ctx: ActorContext, caller: Caller): Promise<UserExtras> {
-  const [privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson] = await Promise.all([
-    askJson(ctx, caller, 'listDms', '[]'),
-    askJson(ctx, caller, 'getRelationships', '[]'),
-    askJson(ctx, caller, 'getSettings', '{}'),
-    askJson(ctx, caller, 'listGuildSettings', '[]'),
-  ]);
-  return { privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson };
+  const [privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson, readStatesJson] =
+    await Promise.all([
+      askJson(ctx, caller, 'listDms', '[]'),
+      askJson(ctx, caller, 'getRelationships', '[]'),
+      askJson(ctx, caller, 'getSettings', '{}'),
+      askJson(ctx, caller, 'listGuildSettings', '[]'),
+      askJson(ctx, caller, 'listReadStates', '[]'),
+    ]);
+  return { privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson, readStatesJson };
 }

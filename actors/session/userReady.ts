@@ -13,6 +13,8 @@ export interface UserReadyParts {
   readonly relationshipsJson: string;
   readonly userSettingsJson: string;
   readonly guildSettingsJson: string;
+  /** `{id, last_message_id, mention_count, last_pin_timestamp}` per channel, as the User actor stored them. */
+  readonly readStatesJson: string;
 }
 
 /** The user-only part of READY, and READY_SUPPLEMENTAL's `d` when the client asked for one. */
@@ -95,7 +97,7 @@ export function userReady(parts: UserReadyParts): UserReady {
     relationships,
     users: users.all,
     merged_members: readyMembers,
-    read_state: versioned([], shape.versionedReadStates),
+    read_state: versioned(objects(parseJson(parts.readStatesJson)), shape.versionedReadStates),
     user_guild_settings: versioned(guildSettings, shape.versionedGuildSettings),
     user_settings: settings,
   };

@@ -21,12 +21,22 @@ import * as oauth from './oauthHandlers.js';
 import * as prefs from './preferenceHandlers.js';
 import * as relations from './relationshipHandlers.js';
 import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
+import { ReadStates } from './ReadStates.js';
+import * as reads from './readStateHandlers.js';
 import { repairUserRecord } from './userRecordRepair.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
 type UserCase = NonNullable<UserCommand['command']>;
 /** Session bookkeeping and guild membership: served without the account record. */
-type RuntimeCase = 'attachSession' | 'detachSession' | 'dispatch' | 'joinedGuild' | 'leftGuild';
+type RuntimeCase =
+  | 'attachSession'
+  | 'detachSession'
+  | 'dispatch'
+  | 'joinedGuild'
+  | 'leftGuild'
+  | 'ackReadState'
+  | 'readStateMessage'
+  | 'listReadStates';
 /** Commands about the account itself, each in its helper module: served with the record loaded. */
 type AccountCase = Exclude<UserCase, { $case: RuntimeCase | 'authenticate' }>;
 
@@ -90,6 +100,8 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   readonly #guildIds = new Set<string>();
   /** Stored as they change: the actor passivates while its user is connected, as any other. */
   readonly #sessions: DurableUserSessions;
+  /** Where the user stopped reading each channel (READY read_state), loaded on first use. */
+  readonly #readStates: ReadStates;
 
   constructor(
     private readonly ctx: ActorContext,
@@ -100,6 +112,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   ) {
     super();
     this.#sessions = new DurableUserSessions(ctx, sessions);
+    this.#readStates = new ReadStates(ctx.key, stores.readStates);
   }
 
   override async activate(): Promise<void> {
@@ -141,7 +154,23 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       actor.#membership(guildId, false);
       return emptyReply();
     },
+    ackReadState: (actor, ack) => reads.ackReadState(actor.#reads(), ack),
+    readStateMessage: (actor, message) => reads.readStateMessage(actor.#reads(), message),
+    listReadStates: (actor, request) => reads.listReadStates(actor.#reads(), request),
   };
+
+  /** What the read-state handlers may use: the states, the account as loaded, its guilds and sessions. */
+  #reads(): reads.ReadStateTurn {
+    return {
+      ctx: this.ctx,
+      user: this.#user,
+      guildIds: this.#guildIds,
+      states: this.#readStates,
+      dispatch: (event) => {
+        this.#sessions.dispatch(event);
+      },
+    };
+  }
 
   override handle({ command }: UserCommand): Promise<UserReply> {
     return dispatch(UserActor.#handlers, this, command);

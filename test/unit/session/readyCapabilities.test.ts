@@ -58,6 +58,7 @@ function input(capabilities: number, bot = false): ReadyInput {
       { guild_id: '4194304000009', muted: true },
       { guild_id: null, muted: false },
     ]),
+    readStatesJson: '[]',
     status: 'online',
     propertiesJson: '{"browser":"Fermi"}',
     capabilities,
@@ -90,6 +91,18 @@ describe('READY by capabilities', () => {
       entries: [],
     });
     assert.deepEqual(ready(0)['read_state'], []);
+  });
+
+  it('read_state carries the stored read states as entries, versioned or bare', () => {
+    const entries = [{ id: DM, last_message_id: '4194304000005', mention_count: 2, last_pin_timestamp: null }];
+    const withStates = (capabilities: number): Json =>
+      JSON.parse(readyPayloads({ ...input(capabilities), readStatesJson: JSON.stringify(entries) }).ready) as Json;
+    assert.deepEqual(withStates(Capability.VERSIONED_READ_STATES)['read_state'], {
+      version: 0,
+      partial: false,
+      entries,
+    });
+    assert.deepEqual(withStates(0)['read_state'], entries);
   });
 
   it('VERSIONED_USER_GUILD_SETTINGS makes user_guild_settings versioned, a bare array without it', () => {

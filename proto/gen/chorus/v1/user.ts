@@ -78,7 +78,19 @@ export interface UserCommand {
     /** Application (slash) commands: the caller must own the application or be its bot. */
     | { $case: 'applicationCommands'; applicationCommands: ApplicationCommandRequest } //
     /** READY's user_guild_settings entries: the per-guild settings the user changed, one per guild. */
-    | { $case: 'listGuildSettings'; listGuildSettings: UserRequest }
+    | { $case: 'listGuildSettings'; listGuildSettings: UserRequest } //
+    /**
+     * Channel -> User (tell): the user acked a channel the Channel let them see (message ack, ack-bulk);
+     * stored, then MESSAGE_ACK to the user's sessions.
+     */
+    | { $case: 'ackReadState'; ackReadState: ReadStateAck } //
+    /**
+     * Channel -> User (tell): a new message counts for this user's read state of its channel: their own
+     * (the read state moves to it) or one that mentions them (mention_count + 1).
+     */
+    | { $case: 'readStateMessage'; readStateMessage: ReadStateMessage } //
+    /** READY's read_state entries: the user's stored read states. */
+    | { $case: 'listReadStates'; listReadStates: UserRequest }
     | undefined;
 }
 
@@ -186,6 +198,23 @@ export interface RelationshipChanged {
   type: number;
   /** The peer's public user object as JSON (for RELATIONSHIP_ADD). */
   userJson: string;
+}
+
+export interface ReadStateAck {
+  channelId: string;
+  messageId: string;
+  mentionCount: number;
+  /** "Mark unread": the read state may move back to an older message. */
+  manual: boolean;
+}
+
+export interface ReadStateMessage {
+  channelId: string;
+  /** The channel's guild (a mention counts only while the user is in it); empty for a DM. */
+  guildId: string;
+  messageId: string;
+  /** True: the user wrote it; false: it mentions them. */
+  own: boolean;
 }
 
 function createBaseUserCommand(): UserCommand {
@@ -323,6 +352,15 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'listGuildSettings':
         UserRequest.encode(message.command.listGuildSettings, writer.uint32(362).fork()).join();
+        break;
+      case 'ackReadState':
+        ReadStateAck.encode(message.command.ackReadState, writer.uint32(370).fork()).join();
+        break;
+      case 'readStateMessage':
+        ReadStateMessage.encode(message.command.readStateMessage, writer.uint32(378).fork()).join();
+        break;
+      case 'listReadStates':
+        UserRequest.encode(message.command.listReadStates, writer.uint32(386).fork()).join();
         break;
     }
     return writer;
@@ -746,6 +784,33 @@ export const UserCommand: MessageFns<UserCommand> = {
               $case: 'listGuildSettings',
               listGuildSettings: UserRequest.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 46: {
+            if (tag !== 370) {
+              break;
+            }
+
+            message.command = { $case: 'ackReadState', ackReadState: ReadStateAck.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 47: {
+            if (tag !== 378) {
+              break;
+            }
+
+            message.command = {
+              $case: 'readStateMessage',
+              readStateMessage: ReadStateMessage.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 48: {
+            if (tag !== 386) {
+              break;
+            }
+
+            message.command = { $case: 'listReadStates', listReadStates: UserRequest.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -1418,7 +1483,73 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                                                                                                                                     object.list_guild_settings,
                                                                                                                                                                                   ),
                                                                                                                                                                               }
-                                                                                                                                                                            : undefined,
+                                                                                                                                                                            : isSet(
+                                                                                                                                                                                  object.ackReadState,
+                                                                                                                                                                                )
+                                                                                                                                                                              ? {
+                                                                                                                                                                                  $case:
+                                                                                                                                                                                    'ackReadState',
+                                                                                                                                                                                  ackReadState:
+                                                                                                                                                                                    ReadStateAck.fromJSON(
+                                                                                                                                                                                      object.ackReadState,
+                                                                                                                                                                                    ),
+                                                                                                                                                                                }
+                                                                                                                                                                              : isSet(
+                                                                                                                                                                                    object.ack_read_state,
+                                                                                                                                                                                  )
+                                                                                                                                                                                ? {
+                                                                                                                                                                                    $case:
+                                                                                                                                                                                      'ackReadState',
+                                                                                                                                                                                    ackReadState:
+                                                                                                                                                                                      ReadStateAck.fromJSON(
+                                                                                                                                                                                        object.ack_read_state,
+                                                                                                                                                                                      ),
+                                                                                                                                                                                  }
+                                                                                                                                                                                : isSet(
+                                                                                                                                                                                      object.readStateMessage,
+                                                                                                                                                                                    )
+                                                                                                                                                                                  ? {
+                                                                                                                                                                                      $case:
+                                                                                                                                                                                        'readStateMessage',
+                                                                                                                                                                                      readStateMessage:
+                                                                                                                                                                                        ReadStateMessage.fromJSON(
+                                                                                                                                                                                          object.readStateMessage,
+                                                                                                                                                                                        ),
+                                                                                                                                                                                    }
+                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                        object.read_state_message,
+                                                                                                                                                                                      )
+                                                                                                                                                                                    ? {
+                                                                                                                                                                                        $case:
+                                                                                                                                                                                          'readStateMessage',
+                                                                                                                                                                                        readStateMessage:
+                                                                                                                                                                                          ReadStateMessage.fromJSON(
+                                                                                                                                                                                            object.read_state_message,
+                                                                                                                                                                                          ),
+                                                                                                                                                                                      }
+                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                          object.listReadStates,
+                                                                                                                                                                                        )
+                                                                                                                                                                                      ? {
+                                                                                                                                                                                          $case:
+                                                                                                                                                                                            'listReadStates',
+                                                                                                                                                                                          listReadStates:
+                                                                                                                                                                                            UserRequest.fromJSON(
+                                                                                                                                                                                              object.listReadStates,
+                                                                                                                                                                                            ),
+                                                                                                                                                                                        }
+                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                            object.list_read_states,
+                                                                                                                                                                                          )
+                                                                                                                                                                                        ? {
+                                                                                                                                                                                            $case:
+                                                                                                                                                                                              'listReadStates',
+                                                                                                                                                                                            listReadStates:
+                                                                                                                                                                                              UserRequest.fromJSON(
+                                                                                                                                                                                                object.list_read_states,
+                                                                                                                                                                                              ),
+                                                                                                                                                                                          }
+                                                                                                                                                                                        : undefined,
     };
   },
 
@@ -1510,6 +1641,12 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.applicationCommands = ApplicationCommandRequest.toJSON(message.command.applicationCommands);
     } else if (message.command?.$case === 'listGuildSettings') {
       obj.listGuildSettings = UserRequest.toJSON(message.command.listGuildSettings);
+    } else if (message.command?.$case === 'ackReadState') {
+      obj.ackReadState = ReadStateAck.toJSON(message.command.ackReadState);
+    } else if (message.command?.$case === 'readStateMessage') {
+      obj.readStateMessage = ReadStateMessage.toJSON(message.command.readStateMessage);
+    } else if (message.command?.$case === 'listReadStates') {
+      obj.listReadStates = UserRequest.toJSON(message.command.listReadStates);
     }
     return obj;
   },
@@ -1855,6 +1992,33 @@ export const UserCommand: MessageFns<UserCommand> = {
           message.command = {
             $case: 'listGuildSettings',
             listGuildSettings: UserRequest.fromPartial(object.command.listGuildSettings),
+          };
+        }
+        break;
+      }
+      case 'ackReadState': {
+        if (object.command?.ackReadState !== undefined && object.command?.ackReadState !== null) {
+          message.command = {
+            $case: 'ackReadState',
+            ackReadState: ReadStateAck.fromPartial(object.command.ackReadState),
+          };
+        }
+        break;
+      }
+      case 'readStateMessage': {
+        if (object.command?.readStateMessage !== undefined && object.command?.readStateMessage !== null) {
+          message.command = {
+            $case: 'readStateMessage',
+            readStateMessage: ReadStateMessage.fromPartial(object.command.readStateMessage),
+          };
+        }
+        break;
+      }
+      case 'listReadStates': {
+        if (object.command?.listReadStates !== undefined && object.command?.listReadStates !== null) {
+          message.command = {
+            $case: 'listReadStates',
+            listReadStates: UserRequest.fromPartial(object.command.listReadStates),
           };
         }
         break;
@@ -3427,6 +3591,264 @@ export const RelationshipChanged: MessageFns<RelationshipChanged> = {
     message.userId = object.userId ?? '';
     message.type = object.type ?? 0;
     message.userJson = object.userJson ?? '';
+    return message;
+  },
+};
+
+function createBaseReadStateAck(): ReadStateAck {
+  return { channelId: '', messageId: '', mentionCount: 0, manual: false };
+}
+
+export const ReadStateAck: MessageFns<ReadStateAck> = {
+  encode(message: ReadStateAck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== '') {
+      writer.uint32(10).string(message.channelId);
+    }
+    if (message.messageId !== '') {
+      writer.uint32(18).string(message.messageId);
+    }
+    if (message.mentionCount !== 0) {
+      writer.uint32(24).uint32(message.mentionCount);
+    }
+    if (message.manual !== false) {
+      writer.uint32(32).bool(message.manual);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadStateAck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadStateAck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mentionCount = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.manual = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadStateAck {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+          ? globalThis.String(object.channel_id)
+          : '',
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+          ? globalThis.String(object.message_id)
+          : '',
+      mentionCount: isSet(object.mentionCount)
+        ? globalThis.Number(object.mentionCount)
+        : isSet(object.mention_count)
+          ? globalThis.Number(object.mention_count)
+          : 0,
+      manual: isSet(object.manual) ? globalThis.Boolean(object.manual) : false,
+    };
+  },
+
+  toJSON(message: ReadStateAck): unknown {
+    const obj: any = {};
+    if (message.channelId !== '') {
+      obj.channelId = message.channelId;
+    }
+    if (message.messageId !== '') {
+      obj.messageId = message.messageId;
+    }
+    if (message.mentionCount !== 0) {
+      obj.mentionCount = Math.round(message.mentionCount);
+    }
+    if (message.manual !== false) {
+      obj.manual = message.manual;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReadStateAck>): ReadStateAck {
+    return ReadStateAck.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReadStateAck>): ReadStateAck {
+    const message = createBaseReadStateAck();
+    message.channelId = object.channelId ?? '';
+    message.messageId = object.messageId ?? '';
+    message.mentionCount = object.mentionCount ?? 0;
+    message.manual = object.manual ?? false;
+    return message;
+  },
+};
+
+function createBaseReadStateMessage(): ReadStateMessage {
+  return { channelId: '', guildId: '', messageId: '', own: false };
+}
+
+export const ReadStateMessage: MessageFns<ReadStateMessage> = {
+  encode(message: ReadStateMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== '') {
+      writer.uint32(10).string(message.channelId);
+    }
+    if (message.guildId !== '') {
+      writer.uint32(18).string(message.guildId);
+    }
+    if (message.messageId !== '') {
+      writer.uint32(26).string(message.messageId);
+    }
+    if (message.own !== false) {
+      writer.uint32(32).bool(message.own);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadStateMessage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadStateMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.guildId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.own = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadStateMessage {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+          ? globalThis.String(object.channel_id)
+          : '',
+      guildId: isSet(object.guildId)
+        ? globalThis.String(object.guildId)
+        : isSet(object.guild_id)
+          ? globalThis.String(object.guild_id)
+          : '',
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+          ? globalThis.String(object.message_id)
+          : '',
+      own: isSet(object.own) ? globalThis.Boolean(object.own) : false,
+    };
+  },
+
+  toJSON(message: ReadStateMessage): unknown {
+    const obj: any = {};
+    if (message.channelId !== '') {
+      obj.channelId = message.channelId;
+    }
+    if (message.guildId !== '') {
+      obj.guildId = message.guildId;
+    }
+    if (message.messageId !== '') {
+      obj.messageId = message.messageId;
+    }
+    if (message.own !== false) {
+      obj.own = message.own;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReadStateMessage>): ReadStateMessage {
+    return ReadStateMessage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReadStateMessage>): ReadStateMessage {
+    const message = createBaseReadStateMessage();
+    message.channelId = object.channelId ?? '';
+    message.guildId = object.guildId ?? '';
+    message.messageId = object.messageId ?? '';
+    message.own = object.own ?? false;
     return message;
   },
 };
