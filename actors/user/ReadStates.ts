@@ -38,40 +38,64 @@ export function readStateJson(state: ReadStateRecord): Record<string, unknown> {
 }
 
 /**
- * One user's read states, owned by their User actor: loaded on first use (most turns never need
- * them), changed only inside the actor's turns, and written through before the change is kept.
+ * One user's read states, owned by their User actor: loaded on first use (most turns never need them)
+ * and changed only inside the actor's turns. An ack is written through before it is kept. Own messages
+ * and mentions come with every message create, so they are kept in memory and written together by
+ * `flush` (a timer, the next ack, deactivation): a crash loses at most that last second of them, and a
+ * busy channel costs its authors no write per message.
  */
 export class ReadStates {
   #byChannel: Map<string, ReadStateRecord> | undefined;
+  /** Channels whose state changed since the last write. */
+  readonly #unwritten = new Set<string>();
 
   constructor(
     private readonly userId: string,
     private readonly store: ReadStateStore,
   ) {}
 
-  /** Every stored state, in channel id order. */
+  /** Every state (stored or about to be), in channel id order. */
   async list(): Promise<ReadStateRecord[]> {
     return [...(await this.#states()).values()].sort((a, b) => compareSnowflakes(a.channel_id, b.channel_id));
   }
 
-  /** Applies an ack; false when it changed nothing (see afterAck). */
+  /** Applies an ack, written with any unwritten states; false when it changed nothing (see afterAck). */
   async ack(ack: ReadStateAck): Promise<boolean> {
     const states = await this.#states();
     const next = afterAck(states.get(ack.channelId) ?? unread(this.userId, ack.channelId), ack);
-    if (next !== undefined) await this.#save(next);
-    return next !== undefined;
+    if (next === undefined) return false;
+    await this.store.save([next, ...this.#pending().filter((state) => state.channel_id !== ack.channelId)]);
+    states.set(next.channel_id, next);
+    this.#unwritten.clear();
+    return true;
   }
 
-  /** Counts a new message of the channel (the user's own, or one mentioning them). */
-  async message(message: ReadStateMessage): Promise<void> {
+  /**
+   * Counts a new message of the channel (the user's own, or one mentioning them) in memory; true when
+   * it is the first change since the last write (the caller schedules `flush`).
+   */
+  async message(message: ReadStateMessage): Promise<boolean> {
     const states = await this.#states();
     const next = afterMessage(states.get(message.channelId) ?? unread(this.userId, message.channelId), message);
-    if (next !== undefined) await this.#save(next);
+    if (next === undefined) return false;
+    states.set(next.channel_id, next);
+    const first = this.#unwritten.size === 0;
+    this.#unwritten.add(next.channel_id);
+    return first;
   }
 
-  async #save(state: ReadStateRecord): Promise<void> {
-    await this.store.save([state]);
-    (await this.#states()).set(state.channel_id, state);
+  /** Writes the states changed since the last write, in one save. */
+  async flush(): Promise<void> {
+    const pending = this.#pending();
+    if (pending.length === 0) return;
+    await this.store.save(pending);
+    this.#unwritten.clear();
+  }
+
+  #pending(): ReadStateRecord[] {
+    const states = this.#byChannel;
+    if (states === undefined) return [];
+    return [...this.#unwritten].flatMap((channelId) => states.get(channelId) ?? []);
   }
 
   async #states(): Promise<Map<string, ReadStateRecord>> {

@@ -36,7 +36,8 @@ type RuntimeCase =
   | 'leftGuild'
   | 'ackReadState'
   | 'readStateMessage'
-  | 'listReadStates';
+  | 'listReadStates'
+  | 'flushReadStates';
 /** Commands about the account itself, each in its helper module: served with the record loaded. */
 type AccountCase = Exclude<UserCase, { $case: RuntimeCase | 'authenticate' }>;
 
@@ -44,6 +45,9 @@ type AccountCase = Exclude<UserCase, { $case: RuntimeCase | 'authenticate' }>;
 function repaired(user: UserRecord | undefined): UserRecord | undefined {
   return user === undefined ? undefined : repairUserRecord(user);
 }
+
+/** How long own messages and mentions may change read states in memory before they are written. */
+const READ_STATE_FLUSH_MS = 1_000;
 
 /** Handlers of the commands about the account, each taking the turn view of the loaded record. */
 const ACCOUNT_HANDLERS: HandlerTable<AccountCase, UserTurn, UserReply> = {
@@ -157,6 +161,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     ackReadState: (actor, ack) => reads.ackReadState(actor.#reads(), ack),
     readStateMessage: (actor, message) => reads.readStateMessage(actor.#reads(), message),
     listReadStates: (actor, request) => reads.listReadStates(actor.#reads(), request),
+    flushReadStates: (actor) => reads.flushReadStates(actor.#reads()),
   };
 
   /** What the read-state handlers may use: the states, the account as loaded, its guilds and sessions. */
@@ -169,7 +174,15 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       dispatch: (event) => {
         this.#sessions.dispatch(event);
       },
+      scheduleFlush: () => {
+        this.ctx.tellSelfAfter(READ_STATE_FLUSH_MS, { command: { $case: 'flushReadStates', flushReadStates: {} } });
+      },
     };
+  }
+
+  /** Read states that own messages and mentions changed are written before the actor stops. */
+  override async deactivate(): Promise<void> {
+    await this.#readStates.flush();
   }
 
   override handle({ command }: UserCommand): Promise<UserReply> {

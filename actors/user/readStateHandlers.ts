@@ -15,6 +15,8 @@ export interface ReadStateTurn {
   readonly states: ReadStates;
   /** Sends an event to every session of the user. */
   dispatch(event: DispatchEvent): void;
+  /** Has `flushReadStates` told to the actor shortly. */
+  scheduleFlush(): void;
 }
 
 /** Read states are kept for people only (the edge refuses a bot's ack; a bot may still be mentioned). */
@@ -40,7 +42,13 @@ export async function ackReadState(turn: ReadStateTurn, ack: ReadStateAck): Prom
 export async function readStateMessage(turn: ReadStateTurn, message: ReadStateMessage): Promise<UserReply> {
   if (!keepsReadStates(turn)) return emptyReply();
   if (!message.own && message.guildId !== '' && !turn.guildIds.has(message.guildId)) return emptyReply();
-  await turn.states.message(message);
+  if (await turn.states.message(message)) turn.scheduleFlush();
+  return emptyReply();
+}
+
+/** The timer: writes what own messages and mentions changed. */
+export async function flushReadStates(turn: ReadStateTurn): Promise<UserReply> {
+  await turn.states.flush();
   return emptyReply();
 }
 

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import { Capability } from '../../../actors/session/capabilities.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
@@ -157,5 +160,38 @@ describe('read states and guild settings in READY', () => {
       [[guild.channelId, true, 1]],
     );
     await Promise.all([client.close(), next.close()]);
+  });
+});
+
+describe('read states across a restart', () => {
+  it('keeps acks, own messages and mentions of a node that stopped (written on deactivation at the latest)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chorus-reads-'));
+    try {
+      const first = await startTestServer({ CHORUS_DATA_DIR: dataDir });
+      const alice = await registerUser(first.api, 'alice');
+      const bob = await registerUser(first.api, 'bob');
+      const guild = await createGuild(first.api, alice.token, 'restart');
+      await joinGuild(first.api, alice.token, guild.channelId, bob.token);
+      await postMessage(first.api, bob.token, guild.channelId, 'bob reads his own');
+      const ping = await postMessage(first.api, bob.token, guild.channelId, `ping <@${alice.id}>`);
+      await first.stop();
+
+      const second = await startTestServer({ CHORUS_DATA_DIR: dataDir });
+      try {
+        const readyOf = async (token: string): Promise<ReadStateEntry[]> => {
+          const { client, ready } = await GatewayClient.identified(second.gatewayUrl, token);
+          await client.close();
+          return ready['read_state'] as ReadStateEntry[];
+        };
+        const bobs = (await readyOf(bob.token)).find((entry) => entry.id === guild.channelId);
+        assert.equal(bobs?.last_message_id, ping.id);
+        const alices = (await readyOf(alice.token)).find((entry) => entry.id === guild.channelId);
+        assert.equal(alices?.mention_count, 1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 
-import type { ReadStateRecord } from '../../../actors/runtime/ports/readStateStore.js';
-import { afterAck, afterMessage, readStateJson } from '../../../actors/user/ReadStates.js';
+import type { ReadStateRecord, ReadStateStore } from '../../../actors/runtime/ports/readStateStore.js';
+import { ReadStates, afterAck, afterMessage, readStateJson } from '../../../actors/user/ReadStates.js';
 
 const state: ReadStateRecord = {
   user_id: '1',
@@ -56,6 +56,55 @@ describe('ReadStates', () => {
       last_message_id: '500',
       mention_count: 3,
       last_pin_timestamp: null,
+    });
+  });
+
+  describe('ReadStates', () => {
+    /** A store that records each save (the engines run the storage contract; this watches the writes). */
+    const recording = (stored: ReadStateRecord[] = []) => {
+      const saves: ReadStateRecord[][] = [];
+      const store: ReadStateStore = {
+        list: () => Promise.resolve(stored),
+        save: (states) => {
+          saves.push([...states]);
+          return Promise.resolve();
+        },
+      };
+      return { saves, store };
+    };
+
+    it('keeps own messages and mentions in memory until a flush writes them at once', async () => {
+      const { saves, store } = recording([state]);
+      const states = new ReadStates('1', store);
+      assert.equal(await states.message(message('600', false)), true, 'first change: schedule a flush');
+      assert.equal(await states.message({ ...message('601', true), channelId: '3' }), false);
+      assert.equal(saves.length, 0);
+      assert.equal((await states.list()).length, 2, 'listed before they are written');
+      await states.flush();
+      assert.deepEqual(
+        saves.map((save) => save.map((entry) => [entry.channel_id, entry.last_message_id, entry.mention_count])),
+        [
+          [
+            ['2', '500', 4],
+            ['3', '601', 0],
+          ],
+        ],
+      );
+      await states.flush();
+      assert.equal(saves.length, 1, 'nothing left to write');
+    });
+
+    it('writes an ack at once, with whatever was not written yet', async () => {
+      const { saves, store } = recording([state]);
+      const states = new ReadStates('1', store);
+      await states.message({ ...message('700', true), channelId: '3' });
+      assert.equal(await states.ack(ack('800')), true);
+      assert.deepEqual(
+        saves.map((save) => save.map((entry) => entry.channel_id)),
+        [['2', '3']],
+      );
+      assert.equal(await states.ack(ack('10')), false, 'an older ack changes nothing');
+      assert.equal(saves.length, 1);
     });
   });
 });

@@ -90,7 +90,9 @@ export interface UserCommand {
      */
     | { $case: 'readStateMessage'; readStateMessage: ReadStateMessage } //
     /** READY's read_state entries: the user's stored read states. */
-    | { $case: 'listReadStates'; listReadStates: UserRequest }
+    | { $case: 'listReadStates'; listReadStates: UserRequest } //
+    /** User -> itself (timer): writes the read states that own messages and mentions changed since the last write. */
+    | { $case: 'flushReadStates'; flushReadStates: Empty }
     | undefined;
 }
 
@@ -361,6 +363,9 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'listReadStates':
         UserRequest.encode(message.command.listReadStates, writer.uint32(386).fork()).join();
+        break;
+      case 'flushReadStates':
+        Empty.encode(message.command.flushReadStates, writer.uint32(394).fork()).join();
         break;
     }
     return writer;
@@ -811,6 +816,14 @@ export const UserCommand: MessageFns<UserCommand> = {
             }
 
             message.command = { $case: 'listReadStates', listReadStates: UserRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 49: {
+            if (tag !== 394) {
+              break;
+            }
+
+            message.command = { $case: 'flushReadStates', flushReadStates: Empty.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -1549,7 +1562,29 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                                                                                                                                                 object.list_read_states,
                                                                                                                                                                                               ),
                                                                                                                                                                                           }
-                                                                                                                                                                                        : undefined,
+                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                              object.flushReadStates,
+                                                                                                                                                                                            )
+                                                                                                                                                                                          ? {
+                                                                                                                                                                                              $case:
+                                                                                                                                                                                                'flushReadStates',
+                                                                                                                                                                                              flushReadStates:
+                                                                                                                                                                                                Empty.fromJSON(
+                                                                                                                                                                                                  object.flushReadStates,
+                                                                                                                                                                                                ),
+                                                                                                                                                                                            }
+                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                object.flush_read_states,
+                                                                                                                                                                                              )
+                                                                                                                                                                                            ? {
+                                                                                                                                                                                                $case:
+                                                                                                                                                                                                  'flushReadStates',
+                                                                                                                                                                                                flushReadStates:
+                                                                                                                                                                                                  Empty.fromJSON(
+                                                                                                                                                                                                    object.flush_read_states,
+                                                                                                                                                                                                  ),
+                                                                                                                                                                                              }
+                                                                                                                                                                                            : undefined,
     };
   },
 
@@ -1647,6 +1682,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.readStateMessage = ReadStateMessage.toJSON(message.command.readStateMessage);
     } else if (message.command?.$case === 'listReadStates') {
       obj.listReadStates = UserRequest.toJSON(message.command.listReadStates);
+    } else if (message.command?.$case === 'flushReadStates') {
+      obj.flushReadStates = Empty.toJSON(message.command.flushReadStates);
     }
     return obj;
   },
@@ -2019,6 +2056,15 @@ export const UserCommand: MessageFns<UserCommand> = {
           message.command = {
             $case: 'listReadStates',
             listReadStates: UserRequest.fromPartial(object.command.listReadStates),
+          };
+        }
+        break;
+      }
+      case 'flushReadStates': {
+        if (object.command?.flushReadStates !== undefined && object.command?.flushReadStates !== null) {
+          message.command = {
+            $case: 'flushReadStates',
+            flushReadStates: Empty.fromPartial(object.command.flushReadStates),
           };
         }
         break;
