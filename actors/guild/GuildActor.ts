@@ -18,6 +18,7 @@ import * as membership from './guildMembership.js';
 import * as moderation from './guildModeration.js';
 import * as roles from './guildRoles.js';
 import * as sessions from './guildSessions.js';
+import { memberPresence } from './guildPresences.js';
 import * as settings from './guildSettings.js';
 import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
@@ -68,6 +69,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   dispatch: sessions.dispatch,
   checkPermission: sessions.checkPermission,
   userChanged: sessions.userChanged,
+  memberPresence,
   getWidget: settings.getWidget,
   updateWidget: settings.updateWidget,
   getWidgetJson: settings.getWidgetJson,

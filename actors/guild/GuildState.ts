@@ -3,6 +3,7 @@ import type { Stores } from '../runtime/ports/stores.js';
 import { parsePermissions, type Overwrite, type PermissionGuild } from '../../src/domain/permissions.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { AccessHolders } from './AccessHolders.js';
+import type { PublicPresence } from './guildPresences.js';
 
 /**
  * The Guild actor's in-memory state: the guild record, its roles, members and channels, plus the
@@ -23,6 +24,11 @@ export class GuildState implements PermissionGuild {
   version = 1;
   /** Channels holding snapshots, told when they change (not stored: a new activation holds nobody). */
   readonly accessHolders = new AccessHolders();
+  /**
+   * Public presences of the members who are not offline, by user id. Not stored: a new activation
+   * starts empty and fills as users announce a change (see guildPresences.ts).
+   */
+  readonly presences = new Map<string, PublicPresence>();
 
   constructor(public guild: GuildRecord) {}
 

@@ -9,6 +9,8 @@ import type {
 } from '../../proto/gen/chorus/v1/guild.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import { isSnowflake } from '../../src/domain/snowflake.js';
+import { GatewayIntent, hasIntent } from '../../src/domain/intents.js';
+import { onlinePresences } from './guildPresences.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -27,8 +29,11 @@ const GUILD_CREATE_MEMBERS = 100;
 /** Above this many members a guild is "large" (Discord's largest large_threshold). */
 const LARGE_THRESHOLD = 250;
 
-/** The GUILD_CREATE payload for one user: the guild, its extras, and only the channels the user can view. */
-export function guildCreatePayload(state: GuildState, userId: string): JsonObject {
+/**
+ * The GUILD_CREATE payload for one user: the guild, its extras, and only the channels the user can view;
+ * `presences` of the online members when the session may see them (GUILD_PRESENCES).
+ */
+export function guildCreatePayload(state: GuildState, userId: string, withPresences = false): JsonObject {
   const self = requireMember(state, userId);
   const members = [memberJson(self)];
   for (const member of state.members.values()) {
@@ -48,7 +53,7 @@ export function guildCreatePayload(state: GuildState, userId: string): JsonObjec
       .filter((channel) => canView(state, userId, channel.id))
       .map((channel) => channelJson(channel, false)),
     threads: [],
-    presences: [],
+    presences: withPresences ? onlinePresences(state, GUILD_CREATE_MEMBERS) : [],
     voice_states: [],
     stage_instances: [],
     guild_scheduled_events: [],
@@ -72,8 +77,9 @@ export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<G
     channel.last_message_id = record.last_message_id;
     channel.last_pin_timestamp = record.last_pin_timestamp;
   }
-  await rt.subscriptions.subscribe(command.sessionId, command.userId, BigInt(command.intents || '0'));
-  return jsonReply(guildCreatePayload(state, command.userId));
+  const intents = BigInt(command.intents || '0');
+  await rt.subscriptions.subscribe(command.sessionId, command.userId, intents);
+  return jsonReply(guildCreatePayload(state, command.userId, hasIntent(intents, GatewayIntent.GUILD_PRESENCES)));
 }
 
 /**

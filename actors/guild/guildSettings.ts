@@ -7,6 +7,7 @@ import { callerId, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { ChannelType } from './guildChannelModel.js';
 import { guildJson, type JsonObject } from './guildJson.js';
+import { widgetPresences } from './guildPresences.js';
 import { canView, requireGuildPermission, requireMember } from './guildPermissions.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { GuildUpdateWelcomeScreenSchema, VanityUrlSchema, WidgetModifySchema } from '../../src/contract/index.js';
@@ -71,8 +72,7 @@ export function getWidgetJson(rt: GuildRuntime): GuildReply {
     name: state.guild.name,
     instant_invite: state.guild.fields['vanity_url_code'] ?? null,
     channels,
-    members: [],
-    presence_count: 0,
+    ...widgetPresences(state),
   });
 }
 

@@ -11,6 +11,7 @@ import { handleClientOp, type SessionPort } from './clientOps.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
 import { presenceStatus, readyPayloads } from './readyPayload.js';
+import { SessionPresenceLink } from './sessionPresence.js';
 import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
 import { identityAt, type Identity } from './sessionRecord.js';
 import { isOnShard } from './sessionFilters.js';
@@ -58,6 +59,7 @@ const RESUMED_DATA = '{"_trace":["[\\"chorus-gateway\\",{\\"micros\\":0}]"]}';
 export class SessionActor extends Actor<SessionCommand, SessionReply> {
   readonly #s: DurableSession;
   #ended = false;
+  readonly #presence = new SessionPresenceLink();
 
   constructor(
     private readonly ctx: ActorContext,
@@ -151,6 +153,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       attachedToUser(this.ctx, identity), // READY only once DMs and user events can reach the session
     ]);
     const guildIds = onShard.filter((_, index) => subscribed[index] !== undefined);
+    this.#presence.identified(this.ctx, identity.userId, auth.caller.bot, command);
     const guildJsons = subscribed.filter((json): json is string => json !== undefined);
     const { ready, supplemental } = readyPayloads({
       version: command.version,
@@ -280,9 +283,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       emit: (event, dataJson, intent) => {
         if (allowsDispatch(identity.intents, intent)) outbox.push(this.#s.journal.record(event, dataJson));
       },
-      setStatus: (status) => {
-        this.#s.status = status;
-      },
+      setPresence: (body) => this.#presence.update(this.ctx, identity.userId, body, this.#s),
     };
   }
 

@@ -15,8 +15,8 @@ export interface SessionPort {
   readonly guildIds: ReadonlySet<string>;
   /** Sends a dispatch to this session only. */
   emit(event: string, dataJson: string, intent: number): void;
-  /** Records the status from a presence update. */
-  setStatus(status: string): void;
+  /** Op 3: the session's new presence (checked, rate-limited and told to the User actor by the session). */
+  setPresence(body: unknown): void;
 }
 
 /** Client opcodes the session serves (the edge answers heartbeats and ignores the rest). */
@@ -45,7 +45,7 @@ export async function handleClientOp(port: SessionPort, op: number, dataJson: st
   const d: Body = isJsonObject(parsed) ? parsed : {};
   switch (op) {
     case ClientOp.PresenceUpdate:
-      if (typeof d['status'] === 'string') port.setStatus(d['status']);
+      port.setPresence(d);
       return;
     case ClientOp.VoiceStateUpdate:
       voiceStateUpdate(port, d);

@@ -113,3 +113,19 @@ export function guildCreateJson(identity: Identity, json: string): string {
   if (identity.caller.bot) return json;
   return JSON.stringify(userGuild(parseJsonObject(json), readyShape(identity.capabilities), 'live'));
 }
+
+/** One guild's `merged_presences.guilds` entry: its `presences` but the user's own, keyed by `user_id`. */
+export function mergedPresences(guild: JsonObject, userId: string): JsonObject[] {
+  const presences = guild['presences'];
+  if (!Array.isArray(presences)) return [];
+  const out: JsonObject[] = [];
+  for (const entry of presences as JsonObject[]) {
+    const id = (entry['user'] as { id?: unknown } | undefined)?.id;
+    if (typeof id !== 'string' || id === userId) continue;
+    const rest: JsonObject = { ...entry, user_id: id };
+    delete rest['user'];
+    delete rest['guild_id'];
+    out.push(rest);
+  }
+  return out;
+}

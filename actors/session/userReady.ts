@@ -1,5 +1,5 @@
 import type { ReadyShape } from './capabilities.js';
-import { splitMembers, userGuild, type JsonObject } from './userGuild.js';
+import { mergedPresences, splitMembers, userGuild, type JsonObject } from './userGuild.js';
 import { userSettingsProto } from './userSettingsProto.js';
 import { parseJson } from '../../src/domain/jsonValue.js';
 
@@ -102,7 +102,8 @@ export function userReady(parts: UserReadyParts): UserReady {
     user_settings: settings,
   };
   if (shape.settingsProto) fields['user_settings_proto'] = userSettingsProto(settings);
-  if (shape.dedupeUsers) fields['merged_presences'] = { guilds: guilds.map(() => []), friends: [] };
+  if (shape.dedupeUsers)
+    fields['merged_presences'] = { guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)), friends: [] };
   if (!shape.prioritized) return { fields, supplemental: undefined };
   const supplemental: JsonObject = {
     guilds: guilds.map((guild) => ({
@@ -112,7 +113,7 @@ export function userReady(parts: UserReadyParts): UserReady {
       embedded_activities: guild['embedded_activities'] ?? [],
     })),
     merged_members: members.map(({ others }) => others),
-    merged_presences: { guilds: guilds.map(() => []), friends: [] },
+    merged_presences: { guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)), friends: [] },
     lazy_private_channels: [],
     disclose: [],
     game_invites: [],

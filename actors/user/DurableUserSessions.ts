@@ -43,6 +43,11 @@ export class DurableUserSessions {
     this.#live.detach(sessionId);
   }
 
+  /** True when the session is attached. */
+  has(sessionId: string): boolean {
+    return this.#live.has(sessionId);
+  }
+
   /** Sends a user-level event to the sessions that get it (shard 0, intent-filtered). */
   dispatch(event: DispatchEvent): void {
     const recipients = this.#live.recipientsOf(event);

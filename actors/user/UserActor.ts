@@ -24,6 +24,8 @@ import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
 import { ReadStates } from './ReadStates.js';
 import * as reads from './readStateHandlers.js';
 import { repairUserRecord } from './userRecordRepair.js';
+import { UserPresences, type AggregatePresence } from './userPresence.js';
+import { sessionPresenceOf } from './sessionPresence.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
 type UserCase = NonNullable<UserCommand['command']>;
@@ -31,6 +33,7 @@ type UserCase = NonNullable<UserCommand['command']>;
 type RuntimeCase =
   | 'attachSession'
   | 'detachSession'
+  | 'sessionPresence'
   | 'dispatch'
   | 'joinedGuild'
   | 'leftGuild'
@@ -104,6 +107,8 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   readonly #guildIds = new Set<string>();
   /** Stored as they change: the actor passivates while its user is connected, as any other. */
   readonly #sessions: DurableUserSessions;
+  /** Not stored: sessions re-announce theirs (a session of a re-activated actor counts once it does). */
+  readonly #presences = new UserPresences();
   /** Where the user stopped reading each channel (READY read_state), loaded on first use. */
   readonly #readStates: ReadStates;
 
@@ -144,6 +149,14 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     },
     detachSession: async (actor, { sessionId }) => {
       await actor.#sessions.detach(sessionId);
+      actor.#announce(actor.#presences.remove(sessionId));
+      return emptyReply();
+    },
+    sessionPresence: (actor, command) => {
+      const presence = sessionPresenceOf(command);
+      if (presence && actor.#sessions.has(command.sessionId)) {
+        actor.#announce(actor.#presences.set(command.sessionId, presence));
+      }
       return emptyReply();
     },
     dispatch: (actor, { event }) => {
@@ -257,6 +270,27 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     if (joined) this.#guildIds.add(guildId);
     else this.#guildIds.delete(guildId);
     this.#sessions.membership(guildId, joined);
+    if (joined && this.#presences.current.status !== 'offline') this.#tellPresence(guildId, this.#presences.current);
+  }
+
+  /** A changed public presence goes to every guild of the user (never awaited: a Guild only tells back). */
+  #announce(presence: AggregatePresence | undefined): void {
+    if (presence === undefined) return;
+    for (const guildId of this.#guildIds) this.#tellPresence(guildId, presence);
+  }
+
+  #tellPresence(guildId: string, presence: AggregatePresence): void {
+    this.ctx.tell(ActorKind.Guild, guildId, {
+      command: {
+        $case: 'memberPresence',
+        memberPresence: {
+          userId: this.ctx.key,
+          status: presence.status,
+          activitiesJson: JSON.stringify(presence.activities),
+          clientStatusJson: JSON.stringify(presence.client_status),
+        },
+      },
+    });
   }
 
   /** Members keep a snapshot of their user: each guild is told (never awaited: a Guild only tells back). */

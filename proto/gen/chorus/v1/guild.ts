@@ -107,7 +107,9 @@ export interface GuildCommand {
      * Channel -> Guild: which of a message's role mentions ping (existing roles; only mentionable ones
      * unless the author may mention everyone). Asked only for messages that mention roles.
      */
-    | { $case: 'mentionableRoles'; mentionableRoles: MentionableRoles }
+    | { $case: 'mentionableRoles'; mentionableRoles: MentionableRoles } //
+    /** User -> Guild (tell): a member's public presence changed; kept in memory, PRESENCE_UPDATE fanned out. */
+    | { $case: 'memberPresence'; memberPresence: MemberPresence }
     | undefined;
 }
 
@@ -338,6 +340,17 @@ export interface PutMember {
   userJson: string;
 }
 
+/** A user's public presence (status offline: gone from the guild's online members). */
+export interface MemberPresence {
+  userId: string;
+  /** online, idle, dnd or offline. */
+  status: string;
+  /** JSON array of activities. */
+  activitiesJson: string;
+  /** JSON object: platform -> status. */
+  clientStatusJson: string;
+}
+
 function createBaseGuildCommand(): GuildCommand {
   return { command: undefined };
 }
@@ -566,6 +579,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'mentionableRoles':
         MentionableRoles.encode(message.command.mentionableRoles, writer.uint32(594).fork()).join();
+        break;
+      case 'memberPresence':
+        MemberPresence.encode(message.command.memberPresence, writer.uint32(722).fork()).join();
         break;
     }
     return writer;
@@ -1233,6 +1249,17 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             message.command = {
               $case: 'mentionableRoles',
               mentionableRoles: MentionableRoles.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 90: {
+            if (tag !== 722) {
+              break;
+            }
+
+            message.command = {
+              $case: 'memberPresence',
+              memberPresence: MemberPresence.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -2582,7 +2609,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                               object.mentionable_roles,
                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                         }
-                                                                                                                                                                                                                                                                                                      : undefined,
+                                                                                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                                                                                            object.memberPresence,
+                                                                                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                                                                                              'memberPresence',
+                                                                                                                                                                                                                                                                                                            memberPresence:
+                                                                                                                                                                                                                                                                                                              MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                object.memberPresence,
+                                                                                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                                                                                              object.member_presence,
+                                                                                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                                                                                'memberPresence',
+                                                                                                                                                                                                                                                                                                              memberPresence:
+                                                                                                                                                                                                                                                                                                                MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                  object.member_presence,
+                                                                                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                                                                          : undefined,
     };
   },
 
@@ -2736,6 +2785,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.updateVoiceState = MemberTarget.toJSON(message.command.updateVoiceState);
     } else if (message.command?.$case === 'mentionableRoles') {
       obj.mentionableRoles = MentionableRoles.toJSON(message.command.mentionableRoles);
+    } else if (message.command?.$case === 'memberPresence') {
+      obj.memberPresence = MemberPresence.toJSON(message.command.memberPresence);
     }
     return obj;
   },
@@ -3324,6 +3375,15 @@ export const GuildCommand: MessageFns<GuildCommand> = {
           message.command = {
             $case: 'mentionableRoles',
             mentionableRoles: MentionableRoles.fromPartial(object.command.mentionableRoles),
+          };
+        }
+        break;
+      }
+      case 'memberPresence': {
+        if (object.command?.memberPresence !== undefined && object.command?.memberPresence !== null) {
+          message.command = {
+            $case: 'memberPresence',
+            memberPresence: MemberPresence.fromPartial(object.command.memberPresence),
           };
         }
         break;
@@ -6642,6 +6702,135 @@ export const PutMember: MessageFns<PutMember> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.userId = object.userId ?? '';
     message.userJson = object.userJson ?? '';
+    return message;
+  },
+};
+
+function createBaseMemberPresence(): MemberPresence {
+  return { userId: '', status: '', activitiesJson: '', clientStatusJson: '' };
+}
+
+export const MemberPresence: MessageFns<MemberPresence> = {
+  encode(message: MemberPresence, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== '') {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.status !== '') {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.activitiesJson !== '') {
+      writer.uint32(26).string(message.activitiesJson);
+    }
+    if (message.clientStatusJson !== '') {
+      writer.uint32(34).string(message.clientStatusJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberPresence {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberPresence();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.activitiesJson = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.clientStatusJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberPresence {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+      status: isSet(object.status) ? globalThis.String(object.status) : '',
+      activitiesJson: isSet(object.activitiesJson)
+        ? globalThis.String(object.activitiesJson)
+        : isSet(object.activities_json)
+          ? globalThis.String(object.activities_json)
+          : '',
+      clientStatusJson: isSet(object.clientStatusJson)
+        ? globalThis.String(object.clientStatusJson)
+        : isSet(object.client_status_json)
+          ? globalThis.String(object.client_status_json)
+          : '',
+    };
+  },
+
+  toJSON(message: MemberPresence): unknown {
+    const obj: any = {};
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    if (message.status !== '') {
+      obj.status = message.status;
+    }
+    if (message.activitiesJson !== '') {
+      obj.activitiesJson = message.activitiesJson;
+    }
+    if (message.clientStatusJson !== '') {
+      obj.clientStatusJson = message.clientStatusJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MemberPresence>): MemberPresence {
+    return MemberPresence.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MemberPresence>): MemberPresence {
+    const message = createBaseMemberPresence();
+    message.userId = object.userId ?? '';
+    message.status = object.status ?? '';
+    message.activitiesJson = object.activitiesJson ?? '';
+    message.clientStatusJson = object.clientStatusJson ?? '';
     return message;
   },
 };

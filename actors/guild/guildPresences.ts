@@ -1,0 +1,97 @@
+import type { GuildReply, MemberPresence } from '../../proto/gen/chorus/v1/guild.js';
+import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
+import type { GuildRuntime } from './GuildRuntime.js';
+import { emptyReply } from './GuildRuntime.js';
+import type { GuildState } from './GuildState.js';
+
+/** A member's presence as others see it (not offline: offline members have none). */
+export interface PublicPresence {
+  readonly status: string;
+  readonly activities: unknown[];
+  readonly client_status: Record<string, unknown>;
+}
+
+const PUBLIC_STATUSES = new Set(['online', 'idle', 'dnd', 'offline']);
+
+function parsed(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PRESENCE_UPDATE / `presences` entry of one member in this guild. */
+export function presenceJson(guildId: string, userId: string, presence: PublicPresence): Record<string, unknown> {
+  return {
+    user: { id: userId },
+    guild_id: guildId,
+    status: presence.status,
+    activities: presence.activities,
+    client_status: presence.client_status,
+  };
+}
+
+/** The `presences` of GUILD_CREATE / READY guilds: members not offline, at most `limit`. */
+export function onlinePresences(state: GuildState, limit: number): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const [userId, presence] of state.presences) {
+    if (out.length >= limit) break;
+    if (state.members.has(userId)) out.push(presenceJson(state.id, userId, presence));
+  }
+  return out;
+}
+
+/**
+ * member_presence (from the User actor): keeps the member's public presence in memory and fans
+ * PRESENCE_UPDATE out to the sessions with GUILD_PRESENCES (users identify with every intent unless
+ * they say otherwise), except the user's own: those get their own state otherwise (Discord: SESSIONS_REPLACE).
+ */
+export function memberPresence(rt: GuildRuntime, command: MemberPresence): GuildReply {
+  const state = rt.state;
+  const userId = command.userId;
+  if (!state.members.has(userId) || !PUBLIC_STATUSES.has(command.status)) return emptyReply();
+  const activities = parsed(command.activitiesJson);
+  const clientStatus = parsed(command.clientStatusJson);
+  const presence: PublicPresence = {
+    status: command.status,
+    activities: Array.isArray(activities) ? activities : [],
+    client_status: isJsonObject(clientStatus) ? clientStatus : {},
+  };
+  const before = state.presences.get(userId);
+  if (presence.status === 'offline') {
+    if (before === undefined) return emptyReply(); // offline already (or never seen since activation)
+    state.presences.delete(userId);
+  } else {
+    state.presences.set(userId, presence);
+  }
+  rt.emit('PRESENCE_UPDATE', presenceJson(state.id, userId, presence), (other) => other !== userId);
+  return emptyReply();
+}
+
+/**
+ * widget.json `members` and `presence_count`: the online members, anonymised as Discord does (ids are list
+ * positions, no discriminator, avatar only through avatar_url), at most 100.
+ */
+export function widgetPresences(state: GuildState): { members: Record<string, unknown>[]; presence_count: number } {
+  const members: Record<string, unknown>[] = [];
+  let count = 0;
+  for (const [userId, presence] of state.presences) {
+    const member = state.members.get(userId);
+    if (!member) continue;
+    count += 1;
+    if (members.length >= 100) continue;
+    const user = member.user as { username?: unknown; global_name?: unknown } | undefined;
+    const name =
+      member.nick ?? (typeof user?.global_name === 'string' ? user.global_name : undefined) ?? user?.username;
+    members.push({
+      id: String(members.length),
+      username: typeof name === 'string' ? name : '',
+      discriminator: '0000',
+      avatar: null,
+      status: presence.status,
+      avatar_url: '',
+    });
+  }
+  return { members, presence_count: count };
+}
