@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import type { RedisClientType } from 'redis';
 import type { Clock } from '../../src/domain/Clock.js';
 import { ServiceUnavailableError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
@@ -12,14 +13,33 @@ import {
 } from './Membership.js';
 import { TableMembership } from './TableMembership.js';
 
-const HEARTBEAT = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+/**
+ * The node's coordination client (src/store/redis/connectRedis): node-redis speaking RESP2, commands
+ * failing fast during an outage. Named here because the cluster does not import the store.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- node-redis' own "no modules" defaults
+export type MembershipRedis = RedisClientType<{}, {}, {}, 2>;
+
+interface LuaScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+const HEARTBEAT = script(
+  `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
-return 1`;
+return 1`,
+);
 
 // KEYS: member index, view, view ids, version. ARGV: heartbeat key prefix, expected version, floor, channel.
 // Heartbeat keys are read by name from the index (Redis Cluster: give the prefix a hash tag).
 // Returns {status, version, view json}: -1 conflict, 0 unchanged, 1 written and announced.
-const RECONCILE = `local version = tonumber(redis.call('GET', KEYS[4]) or '0')
+const RECONCILE = script(
+  `local version = tonumber(redis.call('GET', KEYS[4]) or '0')
 if version ~= tonumber(ARGV[2]) then return {-1, version, ''} end
 local ids = redis.call('SMEMBERS', KEYS[1])
 table.sort(ids)
@@ -44,9 +64,8 @@ redis.call('SET', KEYS[4], bumped)
 redis.call('SET', KEYS[2], view)
 redis.call('SET', KEYS[3], joined)
 redis.call('PUBLISH', ARGV[4], bumped)
-return {1, bumped, view}`;
-
-type ScriptCall = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<unknown>;
+return {1, bumped, view}`,
+);
 
 /**
  * Membership in Redis. Keys under the prefix: `member:<nodeId>` (the node's MemberInfo JSON, PX ttl:
@@ -58,19 +77,17 @@ export class RedisMembershipTable implements MembershipTable {
   readonly #channel: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: MembershipRedis,
     keyPrefix: string,
   ) {
-    if (redis.options.keyPrefix) throw new Error('Pass the Redis key prefix to Chorus, not to the ioredis client');
+    if (redis.options.keyPrefix) throw new Error('Pass the Redis key prefix to Chorus, not to the Redis client');
     this.#prefix = `${keyPrefix}membership:`;
     this.#channel = `${this.#prefix}view:changed`;
-    redis.defineCommand('chorusMembershipHeartbeat', { lua: HEARTBEAT });
-    redis.defineCommand('chorusMembershipReconcile', { lua: RECONCILE });
   }
 
   async heartbeat(member: MemberInfo, ttlMs: number): Promise<void> {
     const keys = [`${this.#prefix}member:${member.nodeId}`, `${this.#prefix}members`];
-    await this.#call(this.#script('chorusMembershipHeartbeat', keys, [JSON.stringify(member), ttlMs, member.nodeId]));
+    await this.#call(this.#run(HEARTBEAT, keys, [JSON.stringify(member), ttlMs, member.nodeId]));
   }
 
   async remove(nodeId: string): Promise<void> {
@@ -78,48 +95,57 @@ export class RedisMembershipTable implements MembershipTable {
   }
 
   async read(): Promise<MembershipView> {
-    const [version, view] = await this.#call(this.redis.mget(`${this.#prefix}view:version`, `${this.#prefix}view`));
+    const [version, view] = await this.#call(this.redis.mGet([`${this.#prefix}view:version`, `${this.#prefix}view`]));
     return parseView(Number(version ?? 0), view ?? '[]');
   }
 
   async reconcile(expectedVersion: number, floor = 0): Promise<MembershipView> {
     const p = this.#prefix;
     const keys = [`${p}members`, `${p}view`, `${p}view:ids`, `${p}view:version`];
-    const reply = await this.#call(
-      this.#script('chorusMembershipReconcile', keys, [`${p}member:`, expectedVersion, floor, this.#channel]),
-    );
+    const reply = await this.#call(this.#run(RECONCILE, keys, [`${p}member:`, expectedVersion, floor, this.#channel]));
     const [status, version, view] = reply as [number, number, string];
     if (status < 0) throw new VersionConflictError(expectedVersion, version);
     return parseView(version, view);
   }
 
   async watch(listener: (version: number) => void): Promise<() => Promise<void>> {
-    // Subscribing takes a connection of its own; ioredis re-subscribes by itself after a reconnect.
+    // Subscribing takes a connection of its own; node-redis subscribes again by itself after a
+    // reconnect. A first connect that fails is final (the caller reports it); once ready, it
+    // reconnects forever, as connectRedis' clients do.
+    let ready = false;
     const subscriber = this.redis.duplicate({
-      lazyConnect: true,
-      enableOfflineQueue: true,
-      connectionName: 'chorus-membership-sub',
+      name: 'chorus-membership-sub',
+      disableOfflineQueue: false,
+      socket: { reconnectStrategy: (retries, cause) => (ready ? Math.min((retries + 1) * 100, 1_000) : cause) },
     });
     subscriber.on('error', () => undefined); // outages are reported by the heartbeat, once
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.#channel) listener(Number(message));
+    subscriber.on('ready', () => {
+      ready = true;
     });
     try {
       await subscriber.connect();
-      await subscriber.subscribe(this.#channel);
+      await subscriber.subscribe(this.#channel, (message) => {
+        listener(Number(message));
+      });
     } catch (error) {
-      subscriber.disconnect();
+      subscriber.destroy();
       throw new ServiceUnavailableError(`Membership watch failed: ${messageOf(error)}`);
     }
     return () => {
-      subscriber.disconnect();
+      subscriber.destroy();
       return Promise.resolve();
     };
   }
 
-  #script(name: string, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    const call = (this.redis as unknown as Record<string, ScriptCall>)[name] as ScriptCall;
-    return call.call(this.redis, keys.length, ...keys, ...args);
+  /** EVALSHA, with EVAL after a NOSCRIPT (Redis restarted empty): one round trip per call. */
+  async #run(lua: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    const rest = [String(keys.length), ...keys, ...args.map(String)];
+    try {
+      return await this.redis.sendCommand(['EVALSHA', lua.sha, ...rest]);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.redis.sendCommand(['EVAL', lua.source, ...rest]);
+    }
   }
 
   async #call<T>(reply: Promise<T>): Promise<T> {
@@ -139,7 +165,7 @@ export interface RedisMembershipOptions extends Partial<MembershipOptions> {
 
 /** Membership of a cluster node, kept in Redis. */
 export class RedisMembership extends TableMembership {
-  constructor(redis: Redis, options: RedisMembershipOptions, log: Logger, clock?: Clock) {
+  constructor(redis: MembershipRedis, options: RedisMembershipOptions, log: Logger, clock?: Clock) {
     const { keyPrefix, ...timing } = options;
     super(new RedisMembershipTable(redis, keyPrefix), timing, log, clock);
   }

@@ -1,36 +1,44 @@
-import type { ChainableCommander, Redis } from 'ioredis';
 import { ServiceUnavailableError } from '../../domain/errors.js';
-
-/** A Lua script run through a RedisBatch (EVALSHA, with EVAL after a NOSCRIPT, as ioredis does). */
-export interface BatchScript {
-  readonly name: string;
-  readonly lua: string;
-}
-
-type ScriptCall = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => unknown;
+import type { RedisConnection } from './connectRedis.js';
+import { isNoScript, type RedisScript } from './redisScript.js';
 
 interface Queued {
-  readonly add: (pipeline: ChainableCommander) => void;
+  readonly command: readonly string[];
+  readonly script?: {
+    readonly source: RedisScript;
+    readonly keys: readonly string[];
+    readonly args: readonly (string | number)[];
+  };
   readonly resolve: (reply: unknown) => void;
   readonly reject: (error: Error) => void;
 }
 
 /**
- * Gathers the commands issued during one turn of the event loop and sends them as one pipeline: a
- * fan-out that wakes 1,000 Session actors at once costs one round trip to Redis, not 1,000. Each
- * command still settles on its own reply; a failed pipeline fails every command in it.
+ * Gathers the commands issued during one turn of the event loop and hands them to the client
+ * together, which writes what it was given in one turn as one pipeline: a fan-out that wakes 1,000
+ * Session actors at once costs one round trip to Redis, not 1,000. Each command settles on its own
+ * reply (and fails on its own: offline, timed out, refused). A script is sent as EVALSHA; one that
+ * Redis does not know (restarted empty) is sent again as EVAL.
  */
 export class RedisBatch {
   #queue: Queued[] = [];
   #scheduled = false;
-  readonly #defined = new Set<string>();
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisConnection) {}
 
-  /** Queues one command added by `add` (exactly one per call); resolves with its reply. */
-  command(add: (pipeline: ChainableCommander) => void): Promise<unknown> {
+  /** Queues one command (`['HSET', key, field, value]`); resolves with its reply. */
+  command(command: readonly string[]): Promise<unknown> {
+    return this.#enqueue({ command });
+  }
+
+  /** Queues a script call with `keys` as KEYS and `args` as ARGV. */
+  script(source: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.#enqueue({ command: source.command('EVALSHA', keys, args), script: { source, keys, args } });
+  }
+
+  #enqueue(item: Omit<Queued, 'resolve' | 'reject'>): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ add, resolve, reject });
+      this.#queue.push({ ...item, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => {
@@ -40,37 +48,24 @@ export class RedisBatch {
     });
   }
 
-  /** Queues a script call with `keys` as KEYS and `args` as ARGV. */
-  script(script: BatchScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    if (!this.#defined.has(script.name)) {
-      this.redis.defineCommand(script.name, { lua: script.lua });
-      this.#defined.add(script.name);
-    }
-    return this.command((pipeline) => {
-      const call = (pipeline as unknown as Record<string, ScriptCall>)[script.name] as ScriptCall;
-      call.call(pipeline, keys.length, ...keys, ...args);
-    });
-  }
-
   #flush(): void {
     this.#scheduled = false;
     const queued = this.#queue;
     this.#queue = [];
-    if (queued.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const item of queued) item.add(pipeline);
-    pipeline.exec().then(
-      (results) => {
-        queued.forEach((item, index) => {
-          const [error, reply] = results?.[index] ?? [new Error('Redis returned no reply'), undefined];
-          if (error) item.reject(unavailable(error));
-          else item.resolve(reply);
-        });
-      },
-      (error: unknown) => {
-        for (const item of queued) item.reject(unavailable(error));
-      },
-    );
+    for (const item of queued) {
+      this.#send(item.command).then(item.resolve, (error: unknown) => {
+        if (item.script && isNoScript(error)) {
+          const { source, keys, args } = item.script;
+          this.#send(source.command('EVAL', keys, args)).then(item.resolve, (retried: unknown) => {
+            item.reject(unavailable(retried));
+          });
+        } else item.reject(unavailable(error));
+      });
+    }
+  }
+
+  #send(command: readonly string[]): Promise<unknown> {
+    return this.redis.sendCommand([...command]);
   }
 }
 

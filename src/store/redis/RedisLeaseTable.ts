@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { LeaseGrant, LeaseTable } from '../../../actors/runtime/ports/coordination.js';
 import { ServiceUnavailableError } from '../../domain/errors.js';
+import type { RedisConnection } from './connectRedis.js';
 import { assertNoClientPrefix, RedisScript } from './redisScript.js';
 
 // The lease value is `nodeId|epoch` with a PX expiry. Epochs come from one counter for all keys, so
@@ -61,7 +61,7 @@ export class RedisLeaseTable implements LeaseTable {
   readonly #prefix: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     options: RedisLeaseOptions,
   ) {
     assertNoClientPrefix(redis);

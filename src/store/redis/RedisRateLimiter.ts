@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './connectRedis.js';
 import { RedisScript } from './redisScript.js';
 
 /** Shapes of src/http's RateLimiter types (structural: the store does not import the edge). */
@@ -48,7 +48,7 @@ return out`,
  */
 export class RedisRateLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
   ) {}
 
@@ -96,7 +96,7 @@ export class RedisRateLimiter {
   async reset(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
     try {
-      await this.redis.del(...keys.map((key) => `${this.keyPrefix}rl:${key}`));
+      await this.redis.del(keys.map((key) => `${this.keyPrefix}rl:${key}`));
     } catch {
       // Nothing to undo: the windows run out by themselves.
     }

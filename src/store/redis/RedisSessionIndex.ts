@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { SessionEntry, SessionIndexStore } from '../../../actors/runtime/ports/sessionIndex.js';
+import type { RedisConnection } from './connectRedis.js';
 import { RedisBatch } from './RedisBatch.js';
 import { assertNoClientPrefix } from './redisScript.js';
 
@@ -26,7 +26,7 @@ export class RedisSessionIndex<T extends SessionEntry> implements SessionIndexSt
   readonly #prefix: string;
 
   constructor(
-    redis: Redis,
+    redis: RedisConnection,
     options: RedisSessionIndexOptions,
     kind: string,
     private readonly codec: SessionEntryCodec<T>,
@@ -38,16 +38,16 @@ export class RedisSessionIndex<T extends SessionEntry> implements SessionIndexSt
 
   async add(ownerId: string, entry: T): Promise<void> {
     const value = this.codec.encode(entry);
-    await this.#batch.command((pipeline) => pipeline.hset(this.#key(ownerId), entry.sessionId, value));
+    await this.#batch.command(['HSET', this.#key(ownerId), entry.sessionId, value]);
   }
 
   async remove(ownerId: string, sessionIds: readonly string[]): Promise<void> {
     if (sessionIds.length === 0) return;
-    await this.#batch.command((pipeline) => pipeline.hdel(this.#key(ownerId), ...sessionIds));
+    await this.#batch.command(['HDEL', this.#key(ownerId), ...sessionIds]);
   }
 
   async list(ownerId: string): Promise<T[]> {
-    const reply = await this.#batch.command((pipeline) => pipeline.hgetall(this.#key(ownerId)));
+    const reply = await this.#batch.command(['HGETALL', this.#key(ownerId)]);
     const entries: T[] = [];
     for (const [sessionId, value] of entriesOf(reply)) {
       const entry = this.codec.decode(sessionId, value);
@@ -57,7 +57,7 @@ export class RedisSessionIndex<T extends SessionEntry> implements SessionIndexSt
   }
 
   async delete(ownerId: string): Promise<void> {
-    await this.#batch.command((pipeline) => pipeline.del(this.#key(ownerId)));
+    await this.#batch.command(['DEL', this.#key(ownerId)]);
   }
 
   #key(ownerId: string): string {
@@ -71,7 +71,7 @@ export function splitPair(value: string): [string, string] | undefined {
   return space > 0 ? [value.slice(0, space), value.slice(space + 1)] : undefined;
 }
 
-/** HGETALL's reply as entries: ioredis gives an object (RESP2), a Map or a flat array (RESP3). */
+/** HGETALL's reply as entries: a flat array as sent (RESP2), or a Map or object (RESP3 type mappings). */
 function entriesOf(reply: unknown): [string, string][] {
   if (reply instanceof Map) return [...(reply as Map<string, string>)];
   if (Array.isArray(reply)) {

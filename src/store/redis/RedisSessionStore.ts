@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type {
   BufferedFrame,
   FrameProgress,
@@ -6,24 +5,25 @@ import type {
   SessionStore,
   StoredSession,
 } from '../../../actors/runtime/ports/sessionStore.js';
-import { RedisBatch, type BatchScript } from './RedisBatch.js';
-import { assertNoClientPrefix } from './redisScript.js';
+import type { RedisConnection } from './connectRedis.js';
+import { RedisBatch } from './RedisBatch.js';
+import { assertNoClientPrefix, RedisScript } from './redisScript.js';
 
 // KEYS: record hash, frames list. ARGV: ttl, then field/value pairs. Replaces the record.
-const SAVE: BatchScript = {
-  name: 'chorusSessionSave',
-  lua: `redis.call('DEL', KEYS[1])
+const SAVE = new RedisScript(
+  'chorusSessionSave',
+  `redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return 1`,
-};
+);
 
 // KEYS: record hash, frames list. ARGV: ttl, maxFrames, seq, floor, then "seq frame" items.
 // A session that is gone (ended, expired) stays gone: a late write must not bring back half of it.
-const ADD_FRAMES: BatchScript = {
-  name: 'chorusSessionAddFrames',
-  lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+const ADD_FRAMES = new RedisScript(
+  'chorusSessionAddFrames',
+  `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for first = 5, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
@@ -33,20 +33,20 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[3], 'floor', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return 1`,
-};
+);
 
 // One atomic read of both keys.
-const LOAD: BatchScript = {
-  name: 'chorusSessionLoad',
-  lua: `return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}`,
-};
+const LOAD = new RedisScript(
+  'chorusSessionLoad',
+  `return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}`,
+);
 
-const TOUCH: BatchScript = {
-  name: 'chorusSessionTouch',
-  lua: `redis.call('PEXPIRE', KEYS[1], ARGV[1])
+const TOUCH = new RedisScript(
+  'chorusSessionTouch',
+  `redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return 1`,
-};
+);
 
 /** Options of the Redis session store. */
 export interface RedisSessionStoreOptions {
@@ -65,7 +65,7 @@ export class RedisSessionStore implements SessionStore {
   readonly #batch: RedisBatch;
   readonly #prefix: string;
 
-  constructor(redis: Redis, options: RedisSessionStoreOptions) {
+  constructor(redis: RedisConnection, options: RedisSessionStoreOptions) {
     assertNoClientPrefix(redis);
     this.#batch = new RedisBatch(redis);
     this.#prefix = `${options.keyPrefix}session:`;
@@ -102,7 +102,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(sessionId: string): Promise<void> {
     const [record, frames] = this.#keys(sessionId);
-    await this.#batch.command((pipeline) => pipeline.del(record, frames));
+    await this.#batch.command(['DEL', record, frames]);
   }
 
   #keys(sessionId: string): [string, string] {

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { GuildSubscription, SubscriptionStore } from '../../../actors/runtime/ports/subscriptionStore.js';
 import {
   RedisSessionIndex,
@@ -6,6 +5,7 @@ import {
   type RedisSessionIndexOptions,
   type SessionEntryCodec,
 } from './RedisSessionIndex.js';
+import type { RedisConnection } from './connectRedis.js';
 
 /** Options of the Redis subscription store. */
 export type RedisSubscriptionStoreOptions = RedisSessionIndexOptions;
@@ -25,7 +25,7 @@ const SUBSCRIPTION: SessionEntryCodec<GuildSubscription> = {
  * unsubscribing, e.g. on a node that died) are removed when a fan-out finds their session gone.
  */
 export class RedisSubscriptionStore extends RedisSessionIndex<GuildSubscription> implements SubscriptionStore {
-  constructor(redis: Redis, options: RedisSubscriptionStoreOptions) {
+  constructor(redis: RedisConnection, options: RedisSubscriptionStoreOptions) {
     super(redis, options, 'guild-subs', SUBSCRIPTION);
   }
 }

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { UserSessionEntry, UserSessionStore } from '../../../actors/runtime/ports/userSessionStore.js';
 import {
   RedisSessionIndex,
@@ -6,6 +5,7 @@ import {
   type RedisSessionIndexOptions,
   type SessionEntryCodec,
 } from './RedisSessionIndex.js';
+import type { RedisConnection } from './connectRedis.js';
 
 /** `<shard id> <intents>`; a value without an integer shard is not read. */
 const USER_SESSION: SessionEntryCodec<UserSessionEntry> = {
@@ -23,7 +23,7 @@ const USER_SESSION: SessionEntryCodec<UserSessionEntry> = {
  * node that died) are removed when a fan-out from the User actor finds the session gone.
  */
 export class RedisUserSessionStore extends RedisSessionIndex<UserSessionEntry> implements UserSessionStore {
-  constructor(redis: Redis, options: RedisSessionIndexOptions) {
+  constructor(redis: RedisConnection, options: RedisSessionIndexOptions) {
     super(redis, options, 'user-sessions', USER_SESSION);
   }
 }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 import type { Logger } from '../../domain/Logger.js';
 
 /** Options of a Redis connection. */
@@ -9,20 +9,57 @@ export interface RedisConnectOptions {
   readonly name?: string;
 }
 
+/** A node-redis client speaking RESP2 (replies as ioredis gave them: flat arrays, integers as numbers). */
+export type RedisConnection = ReturnType<typeof resp2Client>;
+
+function resp2Client(url: string, name: string, commandTimeoutMs: number, retry: ReconnectRetry) {
+  return createClient({
+    url,
+    name,
+    RESP: 2,
+    // A command during an outage fails at once instead of waiting in the offline queue; the first
+    // connect is awaited before the client is handed out, so no command is refused while it starts.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: commandTimeoutMs },
+    socket: { reconnectStrategy: retry.strategy },
+  });
+}
+
+/**
+ * Reconnection of a client that has been ready once: 100 ms more per attempt, at most 1 s, forever.
+ * Before the first ready a failure is final (connect rejects), so a node refuses to start against an
+ * unreachable Redis rather than hanging in its start-up.
+ */
+export interface ReconnectRetry {
+  readonly strategy: (retries: number, cause: Error) => number | Error;
+  /** Call on 'ready'. */
+  readonly connected: () => void;
+}
+
+export function reconnectRetry(): ReconnectRetry {
+  let everReady = false;
+  return {
+    strategy: (retries, cause) => (everReady ? Math.min((retries + 1) * 100, 1_000) : cause),
+    connected: () => {
+      everReady = true;
+    },
+  };
+}
+
 /**
  * Opens a Redis connection for coordination (membership, leases, rate limits). Commands fail fast
  * while Redis is unreachable instead of queueing (callers keep their last view and report unhealthy);
- * the client reconnects by itself. The outage is logged once, and its end once.
+ * the client reconnects by itself. The outage is logged once, and its end once. The 'error' listener
+ * is required: node-redis emits one per failed reconnect, and an unhandled one ends the process.
  */
-export async function connectRedis(url: string, log: Logger, options: RedisConnectOptions = {}): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  log: Logger,
+  options: RedisConnectOptions = {},
+): Promise<RedisConnection> {
   const name = options.name ?? 'chorus';
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectionName: name,
-    commandTimeout: options.commandTimeoutMs ?? 1_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-  });
+  const retry = reconnectRetry();
+  const redis = resp2Client(url, name, options.commandTimeoutMs ?? 1_000, retry);
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;
@@ -30,12 +67,11 @@ export async function connectRedis(url: string, log: Logger, options: RedisConne
     log.warn('redis_unreachable', { connection: name, err: error.message });
   });
   redis.on('ready', () => {
+    retry.connected();
     if (!down) return;
     down = false;
     log.info('redis_recovered', { connection: name });
   });
   await redis.connect();
-  // Only after the first connect: from now on a command during an outage fails at once.
-  redis.options.enableOfflineQueue = false;
   return redis;
 }

@@ -30,8 +30,7 @@ describe('RedisLeaseTable', () => {
   });
 
   it('refuses a client configured with its own key prefix', () => {
-    const prefixed = redis().duplicate({ keyPrefix: 'x:', lazyConnect: true });
+    const prefixed = redis().duplicate({ keyPrefix: 'x:' }); // never connected
     assert.throws(() => new RedisLeaseTable(prefixed, { keyPrefix: prefix }), /key prefix/);
-    prefixed.disconnect();
   });
 });

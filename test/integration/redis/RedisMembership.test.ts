@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Redis } from 'ioredis';
 import type { MemberInfo, MembershipOptions, MembershipView } from '../../../cluster/membership/Membership.js';
 import { RedisMembership, RedisMembershipTable } from '../../../cluster/membership/RedisMembership.js';
 import { createLogger } from '../../../src/domain/Logger.js';
-import { connectRedis } from '../../../src/store/redis/connectRedis.js';
+import { connectRedis, type RedisConnection } from '../../../src/store/redis/connectRedis.js';
 import { aMember, FAST, membershipContract, viewWhere } from '../../contract/membershipContract.js';
 import { deleteKeys, elapseKeys, plainClient, REDIS_URL, runPrefix } from './redisTestKit.js';
 
@@ -11,9 +10,9 @@ const silent = createLogger('silent');
 
 describe('RedisMembership', () => {
   const run = runPrefix();
-  let redis: Redis;
+  let redis: RedisConnection;
   let tests = 0;
-  const clients: Redis[] = [];
+  const clients: RedisConnection[] = [];
   const nodes: RedisMembership[] = [];
 
   before(async () => {
@@ -22,12 +21,12 @@ describe('RedisMembership', () => {
 
   afterEach(async () => {
     await Promise.all(nodes.splice(0).map((node) => node.stop()));
-    for (const client of clients.splice(0)) client.disconnect();
+    for (const client of clients.splice(0)) client.destroy();
   });
 
   after(async () => {
     await deleteKeys(redis, run);
-    redis.disconnect();
+    redis.destroy();
   });
 
   // Each test gets keys of its own under the run's prefix, so expiries of one never reach the next.
@@ -44,7 +43,7 @@ describe('RedisMembership', () => {
     prefix: string,
     self: MemberInfo,
     timing: MembershipOptions = FAST,
-  ): Promise<{ node: RedisMembership; client: Redis }> {
+  ): Promise<{ node: RedisMembership; client: RedisConnection }> {
     const client = await connectRedis(REDIS_URL, silent, { name: self.nodeId, commandTimeoutMs: timing.opTimeoutMs });
     clients.push(client);
     const node = new RedisMembership(client, { keyPrefix: prefix, ...timing }, silent);
@@ -72,7 +71,7 @@ describe('RedisMembership', () => {
         await viewWhere(node, (view) => view.version === top, `version ${top} everywhere`);
 
       const cutAt = performance.now();
-      c.client.disconnect(); // the process is gone as far as Redis can tell
+      c.client.destroy(); // the process is gone as far as Redis can tell
       const cId = selves[2]!.nodeId;
       const dropped = await Promise.all(
         [a, b].map(({ node }) => viewWhere(node, (view) => !view.members.includes(cId), `the others to drop ${cId}`)),
@@ -118,7 +117,7 @@ describe('RedisMembership', () => {
       const bId = b.node.current().members.find((id) => id.includes(':7022@'))!;
       await viewWhere(a.node, (view) => view.members.includes(bId), 'b to join', 3_000);
       const cutAt = performance.now();
-      b.client.disconnect();
+      b.client.destroy();
       await viewWhere(a.node, (view) => !view.members.includes(bId), `a to drop ${bId}`, 6_000);
       const noticedMs = performance.now() - cutAt;
       console.log(`      (a crashed node left the view after ${Math.round(noticedMs)} ms)`);

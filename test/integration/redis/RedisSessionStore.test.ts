@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { Redis } from 'ioredis';
 import { RedisSessionStore } from '../../../src/store/redis/RedisSessionStore.js';
 import { RedisSubscriptionStore } from '../../../src/store/redis/RedisSubscriptionStore.js';
 import { RedisUserSessionStore } from '../../../src/store/redis/RedisUserSessionStore.js';
@@ -20,11 +19,20 @@ describe('RedisSessionStore', () => {
 
   it('writes the frames of a 1,000-session fan-out in one pipeline', async () => {
     const client = await plainClient();
-    const pipeline = client.pipeline.bind(client);
+    // node-redis writes every command it was handed in one event-loop turn as one pipeline (one
+    // socket write): count the turns in which the store hands commands to the client.
+    const send = client.sendCommand.bind(client);
     let pipelines = 0;
-    client.pipeline = (...args: Parameters<Redis['pipeline']>) => {
-      pipelines += 1;
-      return pipeline(...args);
+    let turnCounted = false;
+    client.sendCommand = (...args: Parameters<typeof send>) => {
+      if (!turnCounted) {
+        turnCounted = true;
+        pipelines += 1;
+        setImmediate(() => {
+          turnCounted = false;
+        });
+      }
+      return send(...args);
     };
     try {
       const store = new RedisSessionStore(client, { keyPrefix: prefix });
@@ -42,14 +50,13 @@ describe('RedisSessionStore', () => {
       const loaded = await Promise.all([ids[0], ids[999]].map((id) => store.load(id as string)));
       for (const session of loaded) assert.deepEqual(session?.frames, [frame]);
     } finally {
-      client.disconnect();
+      client.destroy();
     }
   });
 
   it('refuses a client configured with its own key prefix', () => {
-    const prefixed = redis().duplicate({ keyPrefix: 'x:', lazyConnect: true });
+    const prefixed = redis().duplicate({ keyPrefix: 'x:' }); // never connected
     assert.throws(() => new RedisSessionStore(prefixed, { keyPrefix: prefix }), /key prefix/);
-    prefixed.disconnect();
   });
 });
 
@@ -69,7 +76,7 @@ describe('Redis session indexes', () => {
       const guilds = new RedisSubscriptionStore(redis(), { keyPrefix: prefix });
       await users.add('42', { sessionId: 's1', shardId: 0, intents: '1' });
       await guilds.add('42', { sessionId: 's1', userId: '42', intents: '1' });
-      assert.deepEqual(await redis().hgetall(`${prefix}user-sessions:42`), { s1: '0 1' });
+      assert.deepEqual({ ...(await redis().hGetAll(`${prefix}user-sessions:42`)) }, { s1: '0 1' });
       await guilds.delete('42');
       assert.deepEqual(await users.list('42'), [{ sessionId: 's1', shardId: 0, intents: '1' }]);
     });

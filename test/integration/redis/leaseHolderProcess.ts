@@ -37,7 +37,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (line === 'exit') {
     keeper.stop();
     void keeper.release('channel', key, epoch).finally(() => {
-      redis.disconnect();
+      redis.destroy();
       process.exit(0);
     });
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../../../src/store/redis/connectRedis.js';
 import { RedisLeaseTable } from '../../../src/store/redis/RedisLeaseTable.js';
 import { deleteKeys, plainClient, runPrefix } from './redisTestKit.js';
 
@@ -46,7 +46,7 @@ function lines(child: ChildProcessWithoutNullStreams): (what: RegExp, timeoutMs?
 
 describe('A lease holder paused by SIGSTOP', () => {
   const prefix = runPrefix();
-  let redis: Redis;
+  let redis: RedisConnection;
   let child: ChildProcessWithoutNullStreams | undefined;
 
   before(async () => {
@@ -56,7 +56,7 @@ describe('A lease holder paused by SIGSTOP', () => {
   after(async () => {
     child?.kill('SIGKILL');
     await deleteKeys(redis, prefix);
-    redis.disconnect();
+    redis.destroy();
   });
 
   it('keeps its lease while running, loses it while stopped, and has its commit refused after SIGCONT', async () => {

@@ -1,28 +1,28 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisConnection } from '../../../src/store/redis/connectRedis.js';
+import { createLogger } from '../../../src/domain/Logger.js';
 import { RedisScript } from '../../../src/store/redis/redisScript.js';
 import { REDIS_URL, runPrefix } from './redisTestKit.js';
 
 describe('RedisScript', () => {
-  let redis: Redis;
+  let redis: RedisConnection;
 
   before(async () => {
-    // As connectRedis configures the nodes' clients.
-    redis = new Redis(REDIS_URL, { lazyConnect: true, enableAutoPipelining: true, maxRetriesPerRequest: 1 });
-    await redis.connect();
+    // The nodes' client: node-redis pipelines every command handed to it in one event-loop turn.
+    redis = await connectRedis(REDIS_URL, createLogger('silent'), { name: 'chorus-test-script' });
   });
 
   after(() => {
-    redis.disconnect();
+    redis.destroy();
   });
 
   /** A script echoing ARGV[1] that this Redis has never seen (a unique comment, so a unique SHA). */
   const freshScript = (): RedisScript =>
     new RedisScript('chorusTestEcho', `-- ${randomBytes(8).toString('hex')}\nreturn ARGV[1]`);
 
-  it('runs a script first used while an auto-pipeline of the same client is pending', async () => {
-    const pending = redis.get(`${runPrefix()}absent`); // opens this turn's pipeline
+  it('runs a script first used while a pipeline of the same client is pending', async () => {
+    const pending = redis.get(`${runPrefix()}absent`); // this turn's pipeline
     const reply = await freshScript().run(redis, [], ['ok']);
     assert.equal(reply, 'ok');
     assert.equal(await pending, null);
