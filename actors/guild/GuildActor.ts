@@ -18,7 +18,7 @@ import * as membership from './guildMembership.js';
 import * as moderation from './guildModeration.js';
 import * as roles from './guildRoles.js';
 import * as sessions from './guildSessions.js';
-import { memberPresence } from './guildPresences.js';
+import { listPresences, memberPresence } from './guildPresences.js';
 import * as settings from './guildSettings.js';
 import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
@@ -70,6 +70,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   checkPermission: sessions.checkPermission,
   userChanged: sessions.userChanged,
   memberPresence,
+  listPresences,
   getWidget: settings.getWidget,
   updateWidget: settings.updateWidget,
   getWidgetJson: settings.getWidgetJson,

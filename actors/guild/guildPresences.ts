@@ -1,7 +1,8 @@
-import type { GuildReply, MemberPresence } from '../../proto/gen/chorus/v1/guild.js';
+import type { GuildReply, GuildRequest, MemberPresence } from '../../proto/gen/chorus/v1/guild.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { emptyReply } from './GuildRuntime.js';
+import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
+import { requireMember } from './guildPermissions.js';
 import type { GuildState } from './GuildState.js';
 
 /** A member's presence as others see it (not offline: offline members have none). */
@@ -94,4 +95,10 @@ export function widgetPresences(state: GuildState): { members: Record<string, un
     });
   }
   return { members, presence_count: count };
+}
+
+/** list_presences (members): every member's presence that is not offline, as PRESENCE_UPDATE carries it. */
+export function listPresences(rt: GuildRuntime, request: GuildRequest): GuildReply {
+  requireMember(rt.state, callerId(request.caller));
+  return jsonReply(onlinePresences(rt.state, Number.MAX_SAFE_INTEGER));
 }

@@ -276,8 +276,8 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   #port(identity: Identity, outbox: string[]): SessionPort {
     return {
       ctx: this.ctx,
-      sessionId: this.ctx.key,
       userId: identity.userId,
+      intents: identity.intents,
       caller: identity.caller,
       guildIds: this.#s.guilds,
       emit: (event, dataJson, intent) => {

@@ -1,15 +1,17 @@
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
-import { intentOf } from '../../src/domain/intents.js';
+import { GatewayIntent, hasIntent, intentOf } from '../../src/domain/intents.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
-import { getGuildMember, listGuildMembers, type MemberJson } from './guildQueries.js';
+import { getGuildMember, listGuildMembers, listGuildPresences, type MemberJson } from './guildQueries.js';
 import { memberListSync, requestedRanges } from './memberList.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 
 /** What client-op handlers may use of their session. */
 export interface SessionPort {
+  /** The session's context (ctx.key is the session id). */
   readonly ctx: ActorContext;
-  readonly sessionId: string;
   readonly userId: string;
+  /** The Identify intents (op 8 presences need GUILD_PRESENCES for bots). */
+  readonly intents: number;
   readonly caller: Caller;
   /** Guilds the session is subscribed to (on its shard). */
   readonly guildIds: ReadonlySet<string>;
@@ -29,6 +31,8 @@ export const ClientOp = {
 } as const;
 
 const CHUNK = 1000;
+/** Members an op 14 list is built from (its ranges end at index 999). */
+const MEMBER_LIST_MAX = 1000;
 const MAX_USER_IDS = 100;
 
 type Body = Record<string, unknown>;
@@ -78,7 +82,7 @@ function voiceStateUpdate(port: SessionPort, d: Body): void {
     guild_id: guildId,
     channel_id: typeof d['channel_id'] === 'string' ? d['channel_id'] : null,
     user_id: port.userId,
-    session_id: port.sessionId,
+    session_id: port.ctx.key,
     deaf: false,
     mute: false,
     self_deaf: d['self_deaf'] === true,
@@ -107,6 +111,10 @@ async function requestGuildMembers(port: SessionPort, guildId: string, d: Body):
     members = await listGuildMembers(port.ctx, port.caller, guildId, query, limit);
   }
   const chunkCount = Math.max(1, Math.ceil(members.length / CHUNK));
+  // Presences only when asked and allowed: bots need GUILD_PRESENCES (Discord treats it as false otherwise).
+  const withPresences =
+    d['presences'] === true && (!port.caller.bot || hasIntent(port.intents, GatewayIntent.GUILD_PRESENCES));
+  const presences = withPresences ? await listGuildPresences(port.ctx, port.caller, guildId) : undefined;
   for (let index = 0; index < chunkCount; index += 1) {
     const chunk: Body = {
       guild_id: guildId,
@@ -115,7 +123,7 @@ async function requestGuildMembers(port: SessionPort, guildId: string, d: Body):
       chunk_count: chunkCount,
     };
     if (notFound && index === 0 && notFound.length > 0) chunk['not_found'] = notFound;
-    if (d['presences'] === true) chunk['presences'] = [];
+    if (presences) chunk['presences'] = chunkPresences(presences, chunk['members'] as MemberJson[]);
     if (nonce !== undefined) chunk['nonce'] = nonce;
     port.emit('GUILD_MEMBERS_CHUNK', JSON.stringify(chunk), 0);
   }
@@ -126,7 +134,23 @@ async function lazyRequest(port: SessionPort, guildId: string, channels: unknown
   if (!port.guildIds.has(guildId)) return;
   const ranges = requestedRanges(channels);
   if (ranges.length === 0) return;
-  const last = Math.max(...ranges.map((range) => range[1]));
-  const members = await listGuildMembers(port.ctx, port.caller, guildId, '', last + 1);
-  port.emit('GUILD_MEMBER_LIST_UPDATE', memberListSync(guildId, port.userId, members, ranges), 0);
+  // Every member up to the list's end: the online group comes first, whoever they are.
+  const [members, presences] = await Promise.all([
+    listGuildMembers(port.ctx, port.caller, guildId, '', MEMBER_LIST_MAX),
+    listGuildPresences(port.ctx, port.caller, guildId),
+  ]);
+  port.emit('GUILD_MEMBER_LIST_UPDATE', memberListSync(guildId, port.userId, members, ranges, presences), 0);
+}
+
+/** The presences of a chunk's members who are not offline, in the chunk's order. */
+function chunkPresences(
+  presences: ReadonlyMap<string, Record<string, unknown>>,
+  members: readonly MemberJson[],
+): unknown[] {
+  const out: unknown[] = [];
+  for (const member of members) {
+    const presence = presences.get(member.user?.id ?? '');
+    if (presence) out.push(presence);
+  }
+  return out;
 }

@@ -107,3 +107,29 @@ export async function subscribeToGuild(
     return undefined;
   }
 }
+
+/** A member's presence as the Guild lists it (`user.id`, status, activities, client_status). */
+export type PresenceJson = Record<string, unknown>;
+
+/** The presences of a guild's members who are not offline, by user id (empty when the guild refuses). */
+export async function listGuildPresences(
+  ctx: ActorContext,
+  caller: Caller,
+  guildId: string,
+): Promise<Map<string, PresenceJson>> {
+  const out = new Map<string, PresenceJson>();
+  try {
+    const reply = await ctx.ask('guild', guildId, {
+      command: { $case: 'listPresences', listPresences: { caller, targetId: '', withCounts: false } },
+    });
+    const parsed = parseJson(jsonOf(reply));
+    for (const entry of Array.isArray(parsed) ? parsed : []) {
+      if (!isJsonObject(entry) || !isJsonObject(entry['user'])) continue;
+      const id = entry['user']['id'];
+      if (typeof id === 'string') out.set(id, entry);
+    }
+  } catch (error) {
+    ctx.log.warn('session_presences_failed', { guild: guildId, err: toAppError(error).message });
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import type { MemberJson } from './guildQueries.js';
+import type { MemberJson, PresenceJson } from './guildQueries.js';
 
 /** A requested member-list window `[first, last]` (inclusive), as op 14 sends them. */
 export type ListRange = readonly [number, number];
@@ -25,23 +25,31 @@ export function requestedRanges(channels: unknown): ListRange[] {
 }
 
 /**
- * GUILD_MEMBER_LIST_UPDATE with one SYNC op per range, list id "everyone". Chorus keeps no presence
- * per member yet, so the requesting user is "online" and every other member "offline".
+ * GUILD_MEMBER_LIST_UPDATE with one SYNC op per range, list id "everyone": an "online" group of the
+ * members with a presence (the guild's, from list_presences; the requester is online while it asks)
+ * before the "offline" one.
  */
 export function memberListSync(
   guildId: string,
   selfId: string,
   members: readonly MemberJson[],
   ranges: readonly ListRange[],
+  presences: ReadonlyMap<string, PresenceJson> = new Map(),
 ): string {
-  const presence = (id: string, status: string): Record<string, unknown> => ({
-    user: { id },
-    status,
-    client_status: status === 'online' ? { web: 'online' } : {},
-    activities: [],
-  });
-  const online = members.filter((member) => member.user?.id === selfId);
-  const offline = members.filter((member) => member.user?.id !== selfId);
+  const presence = (id: string, status: string): Record<string, unknown> => {
+    const known = presences.get(id);
+    if (status === 'online' && known)
+      return {
+        user: { id },
+        status: known['status'],
+        client_status: known['client_status'] ?? {},
+        activities: known['activities'] ?? [],
+      };
+    return { user: { id }, status, client_status: status === 'online' ? { web: 'online' } : {}, activities: [] };
+  };
+  const isOnline = (member: MemberJson): boolean => member.user?.id === selfId || presences.has(member.user?.id ?? '');
+  const online = members.filter(isOnline);
+  const offline = members.filter((member) => !isOnline(member));
   const items: unknown[] = [];
   const groups: { id: string; count: number }[] = [];
   for (const [id, group] of [

@@ -159,6 +159,47 @@ describe('gateway presence', function () {
     await bobClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(carol.id, 'offline'));
   });
 
+  it('answers op 8 presences (bots only with GUILD_PRESENCES) and puts online members in the op 14 online group', async () => {
+    const { client: bobClient } = await identified(bob.token);
+    const { client: watching } = await identified(watcher.token, { intents: GUILDS | GUILD_PRESENCES });
+    const { client: notWatching } = await identified(blind.token, { intents: GUILDS });
+    const { client: carolClient } = await identified(carol.token, { presence: { status: 'idle', activities: [] } });
+    await bobClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(carol.id, 'idle'));
+
+    interface Chunk {
+      nonce: string;
+      presences?: Presence[];
+    }
+    const request = { guild_id: guild.id, user_ids: [carol.id, alice.id], limit: 0, presences: true };
+    watching.send(8, { ...request, nonce: 'p1' });
+    const allowed = await watching.waitForDispatch<Chunk>('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'p1');
+    assert.deepEqual(
+      allowed.d.presences?.map((presence) => [presence.user.id, presence.status]),
+      [[carol.id, 'idle']],
+      'Carol idle; Alice is offline and so not listed',
+    );
+    notWatching.send(8, { ...request, nonce: 'p2' });
+    const refused = await notWatching.waitForDispatch<Chunk>('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'p2');
+    assert.equal(refused.d.presences, undefined);
+
+    interface ListUpdate {
+      online_count: number;
+      groups: { id: string; count: number }[];
+      ops: { items: { member?: { user: { id: string }; presence: { status: string } } }[] }[];
+    }
+    bobClient.send(14, { guild_id: guild.id, channels: { [guild.channelId]: [[0, 99]] } });
+    const list = await bobClient.waitForDispatch<ListUpdate>('GUILD_MEMBER_LIST_UPDATE');
+    const rows = list.d.ops[0]?.items ?? [];
+    const carolRow = rows.findIndex((row) => row.member?.user.id === carol.id);
+    const aliceRow = rows.findIndex((row) => row.member?.user.id === alice.id);
+    assert.equal(rows[carolRow]?.member?.presence.status, 'idle');
+    assert.equal(rows[aliceRow]?.member?.presence.status, 'offline');
+    assert.ok(carolRow < aliceRow, 'the online group comes first');
+    assert.equal(list.d.groups[0]?.id, 'online');
+    assert.ok(list.d.online_count >= 3, 'Bob, Carol and the watcher bot are online');
+    await carolClient.close(1000);
+  });
+
   it('drops op 3 beyond five per window and presences over the schema, and keeps the session', async () => {
     const { client: bobClient } = await identified(bob.token);
     const { client: carolClient } = await identified(carol.token);

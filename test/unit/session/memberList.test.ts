@@ -47,4 +47,30 @@ describe('memberList', () => {
       ['online', '2', 'offline', '1', '3'],
     );
   });
+
+  it('puts members with a presence in the online group, with their status, before the offline ones', () => {
+    const presences = new Map([
+      ['3', { user: { id: '3' }, status: 'dnd', activities: [], client_status: { web: 'dnd' } }],
+    ]);
+    const json = memberListSync('9', '2', [member('1'), member('2'), member('3')], [[0, 99]], presences);
+    const update = JSON.parse(json) as {
+      online_count: number;
+      groups: { id: string; count: number }[];
+      ops: { items: { member?: { user: { id: string }; presence: { status: string } } }[] }[];
+    };
+    assert.equal(update.online_count, 2);
+    assert.deepEqual(update.groups, [
+      { id: 'online', count: 2 },
+      { id: 'offline', count: 1 },
+    ]);
+    const rows = (update.ops[0]?.items ?? []).flatMap((item) => (item.member ? [item.member] : []));
+    assert.deepEqual(
+      rows.map((row) => [row.user.id, row.presence.status]),
+      [
+        ['2', 'online'],
+        ['3', 'dnd'],
+        ['1', 'offline'],
+      ],
+    );
+  });
 });

@@ -109,7 +109,9 @@ export interface GuildCommand {
      */
     | { $case: 'mentionableRoles'; mentionableRoles: MentionableRoles } //
     /** User -> Guild (tell): a member's public presence changed; kept in memory, PRESENCE_UPDATE fanned out. */
-    | { $case: 'memberPresence'; memberPresence: MemberPresence }
+    | { $case: 'memberPresence'; memberPresence: MemberPresence } //
+    /** Session -> Guild (members): the presences of the members who are not offline (op 8 presences, op 14 groups). */
+    | { $case: 'listPresences'; listPresences: GuildRequest }
     | undefined;
 }
 
@@ -582,6 +584,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'memberPresence':
         MemberPresence.encode(message.command.memberPresence, writer.uint32(722).fork()).join();
+        break;
+      case 'listPresences':
+        GuildRequest.encode(message.command.listPresences, writer.uint32(730).fork()).join();
         break;
     }
     return writer;
@@ -1261,6 +1266,14 @@ export const GuildCommand: MessageFns<GuildCommand> = {
               $case: 'memberPresence',
               memberPresence: MemberPresence.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 91: {
+            if (tag !== 730) {
+              break;
+            }
+
+            message.command = { $case: 'listPresences', listPresences: GuildRequest.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -2631,7 +2644,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                   object.member_presence,
                                                                                                                                                                                                                                                                                                                 ),
                                                                                                                                                                                                                                                                                                             }
-                                                                                                                                                                                                                                                                                                          : undefined,
+                                                                                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                                                                                object.listPresences,
+                                                                                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                                                                                  'listPresences',
+                                                                                                                                                                                                                                                                                                                listPresences:
+                                                                                                                                                                                                                                                                                                                  GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                    object.listPresences,
+                                                                                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                                                                                  object.list_presences,
+                                                                                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                                                                                    'listPresences',
+                                                                                                                                                                                                                                                                                                                  listPresences:
+                                                                                                                                                                                                                                                                                                                    GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                      object.list_presences,
+                                                                                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                                                                              : undefined,
     };
   },
 
@@ -2787,6 +2822,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.mentionableRoles = MentionableRoles.toJSON(message.command.mentionableRoles);
     } else if (message.command?.$case === 'memberPresence') {
       obj.memberPresence = MemberPresence.toJSON(message.command.memberPresence);
+    } else if (message.command?.$case === 'listPresences') {
+      obj.listPresences = GuildRequest.toJSON(message.command.listPresences);
     }
     return obj;
   },
@@ -3384,6 +3421,15 @@ export const GuildCommand: MessageFns<GuildCommand> = {
           message.command = {
             $case: 'memberPresence',
             memberPresence: MemberPresence.fromPartial(object.command.memberPresence),
+          };
+        }
+        break;
+      }
+      case 'listPresences': {
+        if (object.command?.listPresences !== undefined && object.command?.listPresences !== null) {
+          message.command = {
+            $case: 'listPresences',
+            listPresences: GuildRequest.fromPartial(object.command.listPresences),
           };
         }
         break;
