@@ -143,6 +143,23 @@ describe('read states and guild settings in READY', () => {
     assert.deepEqual(await readStates(outsider), []);
   });
 
+  it('refuses an ack in a guild channel hidden from the member (403 50001) and stores nothing', async () => {
+    const hidden = await api<{ id: string }>(server.api, 'POST', `/guilds/${guild.id}/channels`, {
+      token: alice.token,
+      body: { name: 'staff', type: 0, permission_overwrites: [{ id: guild.id, type: 0, deny: '1024', allow: '0' }] },
+      expect: 201,
+    });
+    const message = await postMessage(server.api, alice.token, hidden.id, 'staff only');
+    const response = await fetch(`${server.api}/channels/${hidden.id}/messages/${message.id}/ack`, {
+      method: 'POST',
+      headers: { authorization: bob.token, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(response.status, 403);
+    assert.equal(((await response.json()) as Json)['code'], 50_001);
+    assert.equal(await entryOf(bob, hidden.id), undefined);
+  });
+
   it('sends USER_GUILD_SETTINGS_UPDATE on a settings PATCH, and the next READY has the settings', async () => {
     const { client } = await session(alice);
     const body = { muted: true, channel_overrides: { [guild.channelId]: { muted: true, message_notifications: 1 } } };
