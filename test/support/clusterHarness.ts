@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 import { HashRing } from '../../cluster/ring/HashRing.js';
 import { dropTestKeyspaces, requireCassandra } from './cassandra.js';
 import { ClusterNode, until, type NodeHealth } from './clusterNode.js';
@@ -37,7 +37,7 @@ export async function requireServices(): Promise<void> {
     const message = `${(error as Error).message}\nOr start every service the cluster tests need: ${START_COMMAND}`;
     throw new Error(message, { cause: error });
   }
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = createClient({ url: REDIS_URL, RESP: 2, socket: { reconnectStrategy: false } });
   let cause = '';
   redis.on('error', (error: Error) => {
     cause = error.message; // reported below, once
@@ -49,7 +49,7 @@ export async function requireServices(): Promise<void> {
     const message = `Redis is not reachable at ${REDIS_URL} (${cause || String(error)}). Start it first: ${START_COMMAND}`;
     throw new Error(message, { cause: error });
   } finally {
-    redis.disconnect();
+    redis.destroy();
   }
 }
 
@@ -173,16 +173,17 @@ async function waitForMembers(members: readonly ClusterNode[], timeoutMs: number
 /** Deletes every Redis key under `prefix` (only test prefixes). */
 async function deleteRedisKeys(prefix: string): Promise<void> {
   if (!prefix.startsWith('chorus_test_')) throw new Error(`Not a test prefix: ${prefix}`);
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = createClient({ url: REDIS_URL, RESP: 2 });
+  redis.on('error', () => undefined); // a failing command fails the cleanup; no listener would end the process
   try {
     await redis.connect();
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
+      const reply = await redis.scan(cursor, { MATCH: `${prefix}*`, COUNT: 1000 });
+      if (reply.keys.length > 0) await redis.del(reply.keys);
+      cursor = reply.cursor;
     } while (cursor !== '0');
   } finally {
-    redis.disconnect();
+    redis.destroy();
   }
 }
