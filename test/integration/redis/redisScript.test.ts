@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { connectRedis, type RedisConnection } from '../../../src/store/redis/connectRedis.js';
 import { createLogger } from '../../../src/domain/Logger.js';
+import { RedisBatch } from '../../../src/store/redis/RedisBatch.js';
 import { RedisScript } from '../../../src/store/redis/redisScript.js';
 import { REDIS_URL, runPrefix } from './redisTestKit.js';
 
@@ -32,5 +33,18 @@ describe('RedisScript', () => {
     const script = freshScript();
     assert.equal(await script.run(redis, [], ['first']), 'first');
     assert.equal(await script.run(redis, [], ['second']), 'second');
+  });
+
+  it('runs scripts Redis does not know through a batch, each call settling on its own reply', async () => {
+    const batch = new RedisBatch(redis);
+    const script = freshScript();
+    const absent = `${runPrefix()}absent`;
+    const replies = await Promise.all([
+      batch.script(script, [], ['one']),
+      batch.command(['GET', absent]),
+      batch.script(script, [], ['two']),
+    ]);
+    assert.deepEqual(replies, ['one', null, 'two']);
+    assert.equal(await batch.script(script, [], ['cached']), 'cached');
   });
 });
