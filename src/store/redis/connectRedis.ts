@@ -19,6 +19,7 @@ function resp2Client(url: string, name: string, commandTimeoutMs: number, retry:
     RESP: 2,
     // A command during an outage fails at once instead of waiting in the offline queue; the first
     // connect is awaited before the client is handed out, so no command is refused while it starts.
+    // The timeout bounds a command sent just before the connection died (its reply never comes).
     disableOfflineQueue: true,
     commandOptions: { timeout: commandTimeoutMs },
     socket: { reconnectStrategy: retry.strategy },
@@ -30,13 +31,13 @@ function resp2Client(url: string, name: string, commandTimeoutMs: number, retry:
  * Before the first ready a failure is final (connect rejects), so a node refuses to start against an
  * unreachable Redis rather than hanging in its start-up.
  */
-export interface ReconnectRetry {
+interface ReconnectRetry {
   readonly strategy: (retries: number, cause: Error) => number | Error;
   /** Call on 'ready'. */
   readonly connected: () => void;
 }
 
-export function reconnectRetry(): ReconnectRetry {
+function reconnectRetry(): ReconnectRetry {
   let everReady = false;
   return {
     strategy: (retries, cause) => (everReady ? Math.min((retries + 1) * 100, 1_000) : cause),
