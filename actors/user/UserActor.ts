@@ -25,6 +25,7 @@ import { ReadStates } from './ReadStates.js';
 import * as reads from './readStateHandlers.js';
 import { repairUserRecord } from './userRecordRepair.js';
 import { UserPresences, type AggregatePresence } from './userPresence.js';
+import { announcePresence, sessionsReplaceJson, tellGuildPresence } from './presenceTells.js';
 import { sessionPresenceOf } from './sessionPresence.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
@@ -149,13 +150,13 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     },
     detachSession: async (actor, { sessionId }) => {
       await actor.#sessions.detach(sessionId);
-      actor.#announce(actor.#presences.remove(sessionId));
+      actor.#announce(actor.#presences.remove(sessionId), true);
       return emptyReply();
     },
     sessionPresence: (actor, command) => {
       const presence = sessionPresenceOf(command);
       if (presence && actor.#sessions.has(command.sessionId)) {
-        actor.#announce(actor.#presences.set(command.sessionId, presence));
+        actor.#announce(actor.#presences.set(command.sessionId, presence), true);
       }
       return emptyReply();
     },
@@ -270,27 +271,22 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     if (joined) this.#guildIds.add(guildId);
     else this.#guildIds.delete(guildId);
     this.#sessions.membership(guildId, joined);
-    if (joined && this.#presences.current.status !== 'offline') this.#tellPresence(guildId, this.#presences.current);
+    // Offline too: a guild left while online and joined again while offline drops what it kept.
+    if (joined) tellGuildPresence(this.ctx, guildId, this.#presences.current);
   }
 
-  /** A changed public presence goes to every guild of the user (never awaited: a Guild only tells back). */
-  #announce(presence: AggregatePresence | undefined): void {
-    if (presence === undefined) return;
-    for (const guildId of this.#guildIds) this.#tellPresence(guildId, presence);
-  }
-
-  #tellPresence(guildId: string, presence: AggregatePresence): void {
-    this.ctx.tell(ActorKind.Guild, guildId, {
-      command: {
-        $case: 'memberPresence',
-        memberPresence: {
-          userId: this.ctx.key,
-          status: presence.status,
-          activitiesJson: JSON.stringify(presence.activities),
-          clientStatusJson: JSON.stringify(presence.client_status),
-        },
-      },
-    });
+  /**
+   * After a session's presence changed: a changed public presence goes to the guilds and friends; a user
+   * account's own sessions get SESSIONS_REPLACE (bots have no use for it: Discord sends it to users).
+   */
+  #announce(presence: AggregatePresence | undefined, sessionsChanged: boolean): void {
+    if (presence !== undefined) {
+      announcePresence(this.ctx, this.#guildIds, this.#user?.relationships ?? {}, presence);
+    }
+    if (sessionsChanged && this.#user?.bot === false && this.#presences.sessions.size > 0) {
+      const dataJson = sessionsReplaceJson(this.#presences.sessions, this.#presences.current);
+      this.#sessions.dispatch({ event: 'SESSIONS_REPLACE', dataJson, intent: 0 });
+    }
   }
 
   /** Members keep a snapshot of their user: each guild is told (never awaited: a Guild only tells back). */

@@ -100,6 +100,11 @@ export class UserPresences {
     return this.#announced;
   }
 
+  /** Each session's own presence, by session id. */
+  get sessions(): ReadonlyMap<string, SessionPresenceState> {
+    return this.#sessions;
+  }
+
   #changed(): AggregatePresence | undefined {
     const next = aggregatePresence(this.#sessions.values());
     if (samePresence(next, this.#announced)) return undefined;

@@ -200,6 +200,38 @@ describe('gateway presence', function () {
     await carolClient.close(1000);
   });
 
+  it('tells friends with no guild in common (guild-less PRESENCE_UPDATE) and the user own sessions SESSIONS_REPLACE', async () => {
+    const dave = await registerUser(server.api, 'dave');
+    const erin = await registerUser(server.api, 'erin');
+    await api(server.api, 'PUT', `/users/@me/relationships/${erin.id}`, { token: dave.token, body: {} });
+    await api(server.api, 'PUT', `/users/@me/relationships/${dave.id}`, { token: erin.token, body: {} });
+    const { client: erinClient } = await identified(erin.token);
+    const { client: daveClient } = await identified(dave.token, { presence: { status: 'dnd', activities: [] } });
+    const seen = await erinClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(dave.id, 'dnd'));
+    assert.equal(seen.d.guild_id, undefined);
+    const own = await daveClient.waitForDispatch<{ session_id: string; status: string }[]>('SESSIONS_REPLACE');
+    assert.deepEqual(
+      own.d.map((session) => session.status),
+      ['dnd'],
+    );
+    assert.equal(daveClient.dispatches('PRESENCE_UPDATE').length, 0);
+
+    const { client: second } = await identified(dave.token, { presence: { status: 'idle', activities: [] } });
+    const both = await second.waitForDispatch<{ session_id: string; status: string }[]>(
+      'SESSIONS_REPLACE',
+      (d) => d.length === 3,
+    );
+    assert.deepEqual(
+      both.d.map((session) => session.status),
+      ['dnd', 'dnd', 'idle'],
+      'the synthetic "all" session first, then each session',
+    );
+    assert.equal(both.d[0]?.session_id, 'all');
+    await daveClient.close(1000);
+    await second.close(1000);
+    await erinClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(dave.id, 'offline'));
+  });
+
   it('drops op 3 beyond five per window and presences over the schema, and keeps the session', async () => {
     const { client: bobClient } = await identified(bob.token);
     const { client: carolClient } = await identified(carol.token);
