@@ -43,6 +43,11 @@ export class DurableUserSessions {
     this.#live.detach(sessionId);
   }
 
+  /** True when no session is attached. */
+  isEmpty(): boolean {
+    return this.#live.all().length === 0;
+  }
+
   /** True when the session is attached. */
   has(sessionId: string): boolean {
     return this.#live.has(sessionId);

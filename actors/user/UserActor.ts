@@ -24,8 +24,7 @@ import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
 import { ReadStates } from './ReadStates.js';
 import * as reads from './readStateHandlers.js';
 import { repairUserRecord } from './userRecordRepair.js';
-import { UserPresences, type AggregatePresence } from './userPresence.js';
-import { announcePresence, sessionsReplaceJson, tellGuildPresence } from './presenceTells.js';
+import { PresenceKeeper } from './presenceTells.js';
 import { sessionPresenceOf } from './sessionPresence.js';
 import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
@@ -108,8 +107,8 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   readonly #guildIds = new Set<string>();
   /** Stored as they change: the actor passivates while its user is connected, as any other. */
   readonly #sessions: DurableUserSessions;
-  /** Not stored: sessions re-announce theirs (a session of a re-activated actor counts once it does). */
-  readonly #presences = new UserPresences();
+  /** Its sessions' presences and what a change tells (presenceTells.ts). */
+  readonly #presence: PresenceKeeper;
   /** Where the user stopped reading each channel (READY read_state), loaded on first use. */
   readonly #readStates: ReadStates;
 
@@ -123,6 +122,17 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     super();
     this.#sessions = new DurableUserSessions(ctx, sessions);
     this.#readStates = new ReadStates(ctx.key, stores.readStates);
+    this.#presence = new PresenceKeeper({
+      ctx: this.ctx,
+      guildIds: this.#guildIds,
+      relationships: () => this.#user?.relationships,
+      isUserAccount: () => this.#user?.bot === false,
+      hasSession: (sessionId) => this.#sessions.has(sessionId),
+      noSessionLeft: () => this.#sessions.isEmpty(),
+      dispatch: (event) => {
+        this.#sessions.dispatch(event);
+      },
+    });
   }
 
   override async activate(): Promise<void> {
@@ -150,14 +160,12 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     },
     detachSession: async (actor, { sessionId }) => {
       await actor.#sessions.detach(sessionId);
-      actor.#announce(actor.#presences.remove(sessionId), true);
+      actor.#presence.sessionEnded(sessionId);
       return emptyReply();
     },
     sessionPresence: (actor, command) => {
       const presence = sessionPresenceOf(command);
-      if (presence && actor.#sessions.has(command.sessionId)) {
-        actor.#announce(actor.#presences.set(command.sessionId, presence), true);
-      }
+      if (presence) actor.#presence.sessionSet(command.sessionId, presence);
       return emptyReply();
     },
     dispatch: (actor, { event }) => {
@@ -271,22 +279,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     if (joined) this.#guildIds.add(guildId);
     else this.#guildIds.delete(guildId);
     this.#sessions.membership(guildId, joined);
-    // Offline too: a guild left while online and joined again while offline drops what it kept.
-    if (joined) tellGuildPresence(this.ctx, guildId, this.#presences.current);
-  }
-
-  /**
-   * After a session's presence changed: a changed public presence goes to the guilds and friends; a user
-   * account's own sessions get SESSIONS_REPLACE (bots have no use for it: Discord sends it to users).
-   */
-  #announce(presence: AggregatePresence | undefined, sessionsChanged: boolean): void {
-    if (presence !== undefined) {
-      announcePresence(this.ctx, this.#guildIds, this.#user?.relationships ?? {}, presence);
-    }
-    if (sessionsChanged && this.#user?.bot === false && this.#presences.sessions.size > 0) {
-      const dataJson = sessionsReplaceJson(this.#presences.sessions, this.#presences.current);
-      this.#sessions.dispatch({ event: 'SESSIONS_REPLACE', dataJson, intent: 0 });
-    }
+    if (joined) this.#presence.joinedGuild(guildId);
   }
 
   /** Members keep a snapshot of their user: each guild is told (never awaited: a Guild only tells back). */

@@ -1,6 +1,7 @@
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
-import type { AggregatePresence, SessionPresenceState } from './userPresence.js';
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import { UserPresences, type AggregatePresence, type SessionPresenceState } from './userPresence.js';
 
 /** relationships value of a friend. */
 const FRIEND = 1;
@@ -76,4 +77,54 @@ export function sessionsReplaceJson(
     });
   }
   return JSON.stringify(listed);
+}
+
+/** What the presence keeper reads of its User actor. */
+export interface PresenceOwner {
+  readonly ctx: ActorContext;
+  readonly guildIds: ReadonlySet<string>;
+  /** The account's relationships (friends get PRESENCE_UPDATE); undefined before the record is loaded. */
+  relationships(): Readonly<Record<string, number>> | undefined;
+  /** True for a user account (SESSIONS_REPLACE is theirs), false for a bot or an unknown record. */
+  isUserAccount(): boolean;
+  hasSession(sessionId: string): boolean;
+  noSessionLeft(): boolean;
+  /** Sends a user-level event to the user's sessions. */
+  dispatch(event: DispatchEvent): void;
+}
+
+/**
+ * A User actor's presence work: its sessions' presences (not stored: sessions re-announce theirs) and
+ * what a change tells the guilds, the friends and the user's own sessions.
+ */
+export class PresenceKeeper {
+  readonly #presences = new UserPresences();
+
+  constructor(private readonly owner: PresenceOwner) {}
+
+  /** A session set its presence (ignored for a session the user does not have). */
+  sessionSet(sessionId: string, presence: SessionPresenceState): void {
+    if (this.owner.hasSession(sessionId)) this.#after(this.#presences.set(sessionId, presence));
+  }
+
+  /** A session ended (after its detach): the last one gone is offline even if this activation never heard a presence. */
+  sessionEnded(sessionId: string): void {
+    const changed = this.#presences.remove(sessionId);
+    this.#after(this.owner.noSessionLeft() ? this.#presences.offline() : changed);
+  }
+
+  /** A guild joined hears the current presence, offline too (it may keep one from before the user left). */
+  joinedGuild(guildId: string): void {
+    tellGuildPresence(this.owner.ctx, guildId, this.#presences.current);
+  }
+
+  #after(presence: AggregatePresence | undefined): void {
+    if (presence !== undefined) {
+      announcePresence(this.owner.ctx, this.owner.guildIds, this.owner.relationships() ?? {}, presence);
+    }
+    if (this.owner.isUserAccount() && this.#presences.sessions.size > 0) {
+      const dataJson = sessionsReplaceJson(this.#presences.sessions, this.#presences.current);
+      this.owner.dispatch({ event: 'SESSIONS_REPLACE', dataJson, intent: 0 });
+    }
+  }
 }

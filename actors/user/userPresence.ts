@@ -95,6 +95,13 @@ export class UserPresences {
     return this.#changed();
   }
 
+  /** Every session gone: offline, announced again even if it was already (guilds drop it only once). */
+  offline(): AggregatePresence {
+    this.#sessions.clear();
+    this.#announced = OFFLINE;
+    return OFFLINE;
+  }
+
   /** What others see now. */
   get current(): AggregatePresence {
     return this.#announced;

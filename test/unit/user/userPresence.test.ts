@@ -58,4 +58,13 @@ describe('user presence aggregation', () => {
     assert.deepEqual(presences.remove('s2'), OFFLINE);
     assert.equal(presences.current.status, 'offline');
   });
+
+  it('goes offline when told every session is gone, even for sessions it never heard of', () => {
+    const presences = new UserPresences();
+    assert.deepEqual(presences.offline(), OFFLINE, 'a re-activated actor that heard nothing still says offline');
+    presences.set('s1', session('dnd'));
+    assert.deepEqual(presences.offline(), OFFLINE);
+    assert.equal(presences.sessions.size, 0);
+    assert.equal(presences.set('s2', session('online'))?.status, 'online');
+  });
 });
