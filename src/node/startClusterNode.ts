@@ -122,8 +122,8 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
       transport.close();
       await grpc.close();
       await stores.close();
-      sessionRedis.disconnect();
-      redis.disconnect();
+      sessionRedis.destroy();
+      redis.destroy();
     })());
   log.info('node_started', { mode: 'cluster', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
   return { nodeId, url: listener.url, gatewayUrl: listener.gatewayUrl, system, host, server: listener.server, close };
