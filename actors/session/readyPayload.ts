@@ -26,6 +26,8 @@ export interface ReadyInput {
   readonly guildSettingsJson: string;
   /** Where the user stopped reading each channel (read_state entries). */
   readonly readStatesJson: string;
+  /** The friends who are not offline, as PRESENCE_UPDATE carries them (none when absent). */
+  readonly friendPresencesJson?: string;
   /** The status the client identified with (Identify.presence.status), 'online' by default. */
   readonly status: string;
   readonly propertiesJson: string;
@@ -96,6 +98,7 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
     userSettingsJson: input.userSettingsJson,
     guildSettingsJson: input.guildSettingsJson,
     readStatesJson: input.readStatesJson,
+    friendPresencesJson: input.friendPresencesJson ?? '[]',
   });
   Object.assign(common, fields, {
     connected_accounts: [],

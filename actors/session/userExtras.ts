@@ -2,6 +2,7 @@ import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { UserCommand } from '../../proto/gen/chorus/v1/user.js';
 import { toAppError } from '../../src/domain/errors.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
+import { friendPresences } from './friendPresences.js';
 
 /** The parts of a user account's READY that its User actor owns, as JSON. */
 export interface UserExtras {
@@ -12,6 +13,8 @@ export interface UserExtras {
   readonly guildSettingsJson: string;
   /** Where the user stopped reading each channel (read_state entries). */
   readonly readStatesJson: string;
+  /** The friends who are not offline (READY presences, merged_presences.friends). */
+  readonly friendPresencesJson: string;
 }
 
 /** What a bot's READY carries in their place: nothing. */
@@ -21,6 +24,7 @@ export const NO_USER_EXTRAS: UserExtras = {
   userSettingsJson: '{}',
   guildSettingsJson: '[]',
   readStatesJson: '[]',
+  friendPresencesJson: '[]',
 };
 
 const REQUESTS = {
@@ -63,5 +67,13 @@ export async function userExtras(ctx: ActorContext, caller: Caller): Promise<Use
       askJson(ctx, caller, 'listGuildSettings', '[]'),
       askJson(ctx, caller, 'listReadStates', '[]'),
     ]);
-  return { privateChannelsJson, relationshipsJson, userSettingsJson, guildSettingsJson, readStatesJson };
+  const friendPresencesJson = await friendPresences(ctx, caller, relationshipsJson);
+  return {
+    privateChannelsJson,
+    relationshipsJson,
+    userSettingsJson,
+    guildSettingsJson,
+    readStatesJson,
+    friendPresencesJson,
+  };
 }

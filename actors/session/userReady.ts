@@ -15,6 +15,8 @@ export interface UserReadyParts {
   readonly guildSettingsJson: string;
   /** `{id, last_message_id, mention_count, last_pin_timestamp}` per channel, as the User actor stored them. */
   readonly readStatesJson: string;
+  /** READY `presences`: the friends who are not offline, as PRESENCE_UPDATE carries them (none when absent). */
+  readonly friendPresencesJson?: string;
 }
 
 /** The user-only part of READY, and READY_SUPPLEMENTAL's `d` when the client asked for one. */
@@ -90,7 +92,10 @@ export function userReady(parts: UserReadyParts): UserReady {
   const guildIds = new Set(guilds.map((guild) => guild['id']));
   const guildSettings = objects(parseJson(parts.guildSettingsJson)).filter((entry) => guildIds.has(entry['guild_id']));
 
+  const friends = objects(parseJson(parts.friendPresencesJson ?? '[]'));
+  const mergedFriends = friends.map(({ user, ...rest }) => ({ ...rest, user_id: (user as JsonObject)['id'] }));
   const fields: JsonObject = {
+    presences: friends,
     // Left out when the guilds go as the Guild actors serialized them (readyPayloads splices them in).
     ...(guildsVerbatim(shape) ? {} : { guilds: guilds.map((guild) => userGuild(guild, shape, 'ready')) }),
     private_channels: privateChannels,
@@ -103,7 +108,10 @@ export function userReady(parts: UserReadyParts): UserReady {
   };
   if (shape.settingsProto) fields['user_settings_proto'] = userSettingsProto(settings);
   if (shape.dedupeUsers)
-    fields['merged_presences'] = { guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)), friends: [] };
+    fields['merged_presences'] = {
+      guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)),
+      friends: mergedFriends,
+    };
   if (!shape.prioritized) return { fields, supplemental: undefined };
   const supplemental: JsonObject = {
     guilds: guilds.map((guild) => ({
@@ -113,7 +121,7 @@ export function userReady(parts: UserReadyParts): UserReady {
       embedded_activities: guild['embedded_activities'] ?? [],
     })),
     merged_members: members.map(({ others }) => others),
-    merged_presences: { guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)), friends: [] },
+    merged_presences: { guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)), friends: mergedFriends },
     lazy_private_channels: [],
     disclose: [],
     game_invites: [],

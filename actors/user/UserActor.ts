@@ -25,8 +25,7 @@ import { ReadStates } from './ReadStates.js';
 import * as reads from './readStateHandlers.js';
 import { repairUserRecord } from './userRecordRepair.js';
 import { PresenceKeeper } from './presenceTells.js';
-import { sessionPresenceOf } from './sessionPresence.js';
-import { emptyReply, type UserActorOptions, type UserTurn } from './userTurn.js';
+import { emptyReply, jsonReply, type UserActorOptions, type UserTurn } from './userTurn.js';
 
 type UserCase = NonNullable<UserCommand['command']>;
 /** Session bookkeeping and guild membership: served without the account record. */
@@ -34,6 +33,7 @@ type RuntimeCase =
   | 'attachSession'
   | 'detachSession'
   | 'sessionPresence'
+  | 'getPresence'
   | 'dispatch'
   | 'joinedGuild'
   | 'leftGuild'
@@ -164,10 +164,10 @@ export class UserActor extends Actor<UserCommand, UserReply> {
       return emptyReply();
     },
     sessionPresence: (actor, command) => {
-      const presence = sessionPresenceOf(command);
-      if (presence) actor.#presence.sessionSet(command.sessionId, presence);
+      actor.#presence.sessionSet(command);
       return emptyReply();
     },
+    getPresence: (actor) => jsonReply(actor.#presence.current),
     dispatch: (actor, { event }) => {
       if (event) actor.#sessions.dispatch(event);
       return emptyReply();

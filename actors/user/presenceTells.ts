@@ -1,6 +1,8 @@
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import type { SessionPresence } from '../../proto/gen/chorus/v1/user.js';
+import { sessionPresenceOf } from './sessionPresence.js';
 import { UserPresences, type AggregatePresence, type SessionPresenceState } from './userPresence.js';
 
 /** relationships value of a friend. */
@@ -102,15 +104,23 @@ export class PresenceKeeper {
 
   constructor(private readonly owner: PresenceOwner) {}
 
-  /** A session set its presence (ignored for a session the user does not have). */
-  sessionSet(sessionId: string, presence: SessionPresenceState): void {
-    if (this.owner.hasSession(sessionId)) this.#after(this.#presences.set(sessionId, presence));
+  /** A session set its presence (ignored when it does not fit, or for a session the user does not have). */
+  sessionSet(command: SessionPresence): void {
+    const presence = sessionPresenceOf(command);
+    if (presence && this.owner.hasSession(command.sessionId)) {
+      this.#after(this.#presences.set(command.sessionId, presence));
+    }
   }
 
   /** A session ended (after its detach): the last one gone is offline even if this activation never heard a presence. */
   sessionEnded(sessionId: string): void {
     const changed = this.#presences.remove(sessionId);
     this.#after(this.owner.noSessionLeft() ? this.#presences.offline() : changed);
+  }
+
+  /** What others see now. */
+  get current(): AggregatePresence {
+    return this.#presences.current;
   }
 
   /** A guild joined hears the current presence, offline too (it may keep one from before the user left). */

@@ -215,6 +215,17 @@ describe('gateway presence', function () {
       ['dnd'],
     );
     assert.equal(daveClient.dispatches('PRESENCE_UPDATE').length, 0);
+    // A later session of a friend finds Dave in READY presences (friends are not in guilds' lists).
+    const { ready: erinReady } = await identified(erin.token);
+    const listed = (erinReady['presences'] as Presence[]).map((presence) => [presence.user.id, presence.status]);
+    assert.deepEqual(listed, [[dave.id, 'dnd']]);
+    // DEDUPE_USER_OBJECTS: merged_presences.friends, keyed by user_id.
+    const { ready: dedupedReady } = await identified(erin.token, { capabilities: 1 << 4 });
+    const merged = dedupedReady['merged_presences'] as { friends: { user_id: string; status: string }[] };
+    assert.deepEqual(
+      merged.friends.map((presence) => [presence.user_id, presence.status]),
+      [[dave.id, 'dnd']],
+    );
 
     const { client: second } = await identified(dave.token, { presence: { status: 'idle', activities: [] } });
     const both = await second.waitForDispatch<{ session_id: string; status: string }[]>(

@@ -39,7 +39,9 @@ export interface UserCommand {
      * Session -> User (tell): the presence one session set (Identify presence, op 3); the User actor
      * aggregates its sessions' presences and tells its guilds when the public presence changes.
      */
-    | { $case: 'sessionPresence'; sessionPresence: SessionPresence }
+    | { $case: 'sessionPresence'; sessionPresence: SessionPresence } //
+    /** Session -> a friend's User: what others see of the friend now (READY presences), as JSON. */
+    | { $case: 'getPresence'; getPresence: UserRequest }
     | { $case: 'joinedGuild'; joinedGuild: GuildMembership }
     | { $case: 'leftGuild'; leftGuild: GuildMembership }
     | { $case: 'updateSettings'; updateSettings: UserBodyRequest }
@@ -278,6 +280,9 @@ export const UserCommand: MessageFns<UserCommand> = {
       case 'sessionPresence':
         SessionPresence.encode(message.command.sessionPresence, writer.uint32(482).fork()).join();
         break;
+      case 'getPresence':
+        UserRequest.encode(message.command.getPresence, writer.uint32(490).fork()).join();
+        break;
       case 'joinedGuild':
         GuildMembership.encode(message.command.joinedGuild, writer.uint32(98).fork()).join();
         break;
@@ -500,6 +505,14 @@ export const UserCommand: MessageFns<UserCommand> = {
               $case: 'sessionPresence',
               sessionPresence: SessionPresence.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 61: {
+            if (tag !== 490) {
+              break;
+            }
+
+            message.command = { $case: 'getPresence', getPresence: UserRequest.decode(reader, reader.uint32()) };
             continue;
           }
           case 12: {
@@ -930,711 +943,730 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                     $case: 'sessionPresence',
                                                     sessionPresence: SessionPresence.fromJSON(object.session_presence),
                                                   }
-                                                : isSet(object.joinedGuild)
+                                                : isSet(object.getPresence)
                                                   ? {
-                                                      $case: 'joinedGuild',
-                                                      joinedGuild: GuildMembership.fromJSON(object.joinedGuild),
+                                                      $case: 'getPresence',
+                                                      getPresence: UserRequest.fromJSON(object.getPresence),
                                                     }
-                                                  : isSet(object.joined_guild)
+                                                  : isSet(object.get_presence)
                                                     ? {
-                                                        $case: 'joinedGuild',
-                                                        joinedGuild: GuildMembership.fromJSON(object.joined_guild),
+                                                        $case: 'getPresence',
+                                                        getPresence: UserRequest.fromJSON(object.get_presence),
                                                       }
-                                                    : isSet(object.leftGuild)
+                                                    : isSet(object.joinedGuild)
                                                       ? {
-                                                          $case: 'leftGuild',
-                                                          leftGuild: GuildMembership.fromJSON(object.leftGuild),
+                                                          $case: 'joinedGuild',
+                                                          joinedGuild: GuildMembership.fromJSON(object.joinedGuild),
                                                         }
-                                                      : isSet(object.left_guild)
+                                                      : isSet(object.joined_guild)
                                                         ? {
-                                                            $case: 'leftGuild',
-                                                            leftGuild: GuildMembership.fromJSON(object.left_guild),
+                                                            $case: 'joinedGuild',
+                                                            joinedGuild: GuildMembership.fromJSON(object.joined_guild),
                                                           }
-                                                        : isSet(object.updateSettings)
+                                                        : isSet(object.leftGuild)
                                                           ? {
-                                                              $case: 'updateSettings',
-                                                              updateSettings: UserBodyRequest.fromJSON(
-                                                                object.updateSettings,
-                                                              ),
+                                                              $case: 'leftGuild',
+                                                              leftGuild: GuildMembership.fromJSON(object.leftGuild),
                                                             }
-                                                          : isSet(object.update_settings)
+                                                          : isSet(object.left_guild)
                                                             ? {
-                                                                $case: 'updateSettings',
-                                                                updateSettings: UserBodyRequest.fromJSON(
-                                                                  object.update_settings,
-                                                                ),
+                                                                $case: 'leftGuild',
+                                                                leftGuild: GuildMembership.fromJSON(object.left_guild),
                                                               }
-                                                            : isSet(object.getSettings)
+                                                            : isSet(object.updateSettings)
                                                               ? {
-                                                                  $case: 'getSettings',
-                                                                  getSettings: UserRequest.fromJSON(object.getSettings),
+                                                                  $case: 'updateSettings',
+                                                                  updateSettings: UserBodyRequest.fromJSON(
+                                                                    object.updateSettings,
+                                                                  ),
                                                                 }
-                                                              : isSet(object.get_settings)
+                                                              : isSet(object.update_settings)
                                                                 ? {
-                                                                    $case: 'getSettings',
-                                                                    getSettings: UserRequest.fromJSON(
-                                                                      object.get_settings,
+                                                                    $case: 'updateSettings',
+                                                                    updateSettings: UserBodyRequest.fromJSON(
+                                                                      object.update_settings,
                                                                     ),
                                                                   }
-                                                                : isSet(object.getRelationships)
+                                                                : isSet(object.getSettings)
                                                                   ? {
-                                                                      $case: 'getRelationships',
-                                                                      getRelationships: UserRequest.fromJSON(
-                                                                        object.getRelationships,
+                                                                      $case: 'getSettings',
+                                                                      getSettings: UserRequest.fromJSON(
+                                                                        object.getSettings,
                                                                       ),
                                                                     }
-                                                                  : isSet(object.get_relationships)
+                                                                  : isSet(object.get_settings)
                                                                     ? {
-                                                                        $case: 'getRelationships',
-                                                                        getRelationships: UserRequest.fromJSON(
-                                                                          object.get_relationships,
+                                                                        $case: 'getSettings',
+                                                                        getSettings: UserRequest.fromJSON(
+                                                                          object.get_settings,
                                                                         ),
                                                                       }
-                                                                    : isSet(object.createApplication)
+                                                                    : isSet(object.getRelationships)
                                                                       ? {
-                                                                          $case: 'createApplication',
-                                                                          createApplication: UserBodyRequest.fromJSON(
-                                                                            object.createApplication,
+                                                                          $case: 'getRelationships',
+                                                                          getRelationships: UserRequest.fromJSON(
+                                                                            object.getRelationships,
                                                                           ),
                                                                         }
-                                                                      : isSet(object.create_application)
+                                                                      : isSet(object.get_relationships)
                                                                         ? {
-                                                                            $case: 'createApplication',
-                                                                            createApplication: UserBodyRequest.fromJSON(
-                                                                              object.create_application,
+                                                                            $case: 'getRelationships',
+                                                                            getRelationships: UserRequest.fromJSON(
+                                                                              object.get_relationships,
                                                                             ),
                                                                           }
-                                                                        : isSet(object.getApplication)
+                                                                        : isSet(object.createApplication)
                                                                           ? {
-                                                                              $case: 'getApplication',
-                                                                              getApplication:
-                                                                                ApplicationTarget.fromJSON(
-                                                                                  object.getApplication,
+                                                                              $case: 'createApplication',
+                                                                              createApplication:
+                                                                                UserBodyRequest.fromJSON(
+                                                                                  object.createApplication,
                                                                                 ),
                                                                             }
-                                                                          : isSet(object.get_application)
+                                                                          : isSet(object.create_application)
                                                                             ? {
-                                                                                $case: 'getApplication',
-                                                                                getApplication:
-                                                                                  ApplicationTarget.fromJSON(
-                                                                                    object.get_application,
+                                                                                $case: 'createApplication',
+                                                                                createApplication:
+                                                                                  UserBodyRequest.fromJSON(
+                                                                                    object.create_application,
                                                                                   ),
                                                                               }
-                                                                            : isSet(object.updateApplication)
+                                                                            : isSet(object.getApplication)
                                                                               ? {
-                                                                                  $case: 'updateApplication',
-                                                                                  updateApplication:
+                                                                                  $case: 'getApplication',
+                                                                                  getApplication:
                                                                                     ApplicationTarget.fromJSON(
-                                                                                      object.updateApplication,
+                                                                                      object.getApplication,
                                                                                     ),
                                                                                 }
-                                                                              : isSet(object.update_application)
+                                                                              : isSet(object.get_application)
                                                                                 ? {
-                                                                                    $case: 'updateApplication',
-                                                                                    updateApplication:
+                                                                                    $case: 'getApplication',
+                                                                                    getApplication:
                                                                                       ApplicationTarget.fromJSON(
-                                                                                        object.update_application,
+                                                                                        object.get_application,
                                                                                       ),
                                                                                   }
-                                                                                : isSet(object.resetBotToken)
+                                                                                : isSet(object.updateApplication)
                                                                                   ? {
-                                                                                      $case: 'resetBotToken',
-                                                                                      resetBotToken:
+                                                                                      $case: 'updateApplication',
+                                                                                      updateApplication:
                                                                                         ApplicationTarget.fromJSON(
-                                                                                          object.resetBotToken,
+                                                                                          object.updateApplication,
                                                                                         ),
                                                                                     }
-                                                                                  : isSet(object.reset_bot_token)
+                                                                                  : isSet(object.update_application)
                                                                                     ? {
-                                                                                        $case: 'resetBotToken',
-                                                                                        resetBotToken:
+                                                                                        $case: 'updateApplication',
+                                                                                        updateApplication:
                                                                                           ApplicationTarget.fromJSON(
-                                                                                            object.reset_bot_token,
+                                                                                            object.update_application,
                                                                                           ),
                                                                                       }
-                                                                                    : isSet(object.listApplications)
+                                                                                    : isSet(object.resetBotToken)
                                                                                       ? {
-                                                                                          $case: 'listApplications',
-                                                                                          listApplications:
-                                                                                            UserRequest.fromJSON(
-                                                                                              object.listApplications,
+                                                                                          $case: 'resetBotToken',
+                                                                                          resetBotToken:
+                                                                                            ApplicationTarget.fromJSON(
+                                                                                              object.resetBotToken,
                                                                                             ),
                                                                                         }
-                                                                                      : isSet(object.list_applications)
+                                                                                      : isSet(object.reset_bot_token)
                                                                                         ? {
-                                                                                            $case: 'listApplications',
-                                                                                            listApplications:
-                                                                                              UserRequest.fromJSON(
-                                                                                                object.list_applications,
+                                                                                            $case: 'resetBotToken',
+                                                                                            resetBotToken:
+                                                                                              ApplicationTarget.fromJSON(
+                                                                                                object.reset_bot_token,
                                                                                               ),
                                                                                           }
-                                                                                        : isSet(object.getProfile)
+                                                                                        : isSet(object.listApplications)
                                                                                           ? {
-                                                                                              $case: 'getProfile',
-                                                                                              getProfile:
-                                                                                                ProfileRequest.fromJSON(
-                                                                                                  object.getProfile,
+                                                                                              $case: 'listApplications',
+                                                                                              listApplications:
+                                                                                                UserRequest.fromJSON(
+                                                                                                  object.listApplications,
                                                                                                 ),
                                                                                             }
-                                                                                          : isSet(object.get_profile)
+                                                                                          : isSet(
+                                                                                                object.list_applications,
+                                                                                              )
                                                                                             ? {
-                                                                                                $case: 'getProfile',
-                                                                                                getProfile:
-                                                                                                  ProfileRequest.fromJSON(
-                                                                                                    object.get_profile,
+                                                                                                $case:
+                                                                                                  'listApplications',
+                                                                                                listApplications:
+                                                                                                  UserRequest.fromJSON(
+                                                                                                    object.list_applications,
                                                                                                   ),
                                                                                               }
-                                                                                            : isSet(
-                                                                                                  object.updateProfile,
-                                                                                                )
+                                                                                            : isSet(object.getProfile)
                                                                                               ? {
-                                                                                                  $case:
-                                                                                                    'updateProfile',
-                                                                                                  updateProfile:
-                                                                                                    UserBodyRequest.fromJSON(
-                                                                                                      object.updateProfile,
+                                                                                                  $case: 'getProfile',
+                                                                                                  getProfile:
+                                                                                                    ProfileRequest.fromJSON(
+                                                                                                      object.getProfile,
                                                                                                     ),
                                                                                                 }
                                                                                               : isSet(
-                                                                                                    object.update_profile,
+                                                                                                    object.get_profile,
                                                                                                   )
                                                                                                 ? {
-                                                                                                    $case:
-                                                                                                      'updateProfile',
-                                                                                                    updateProfile:
-                                                                                                      UserBodyRequest.fromJSON(
-                                                                                                        object.update_profile,
+                                                                                                    $case: 'getProfile',
+                                                                                                    getProfile:
+                                                                                                      ProfileRequest.fromJSON(
+                                                                                                        object.get_profile,
                                                                                                       ),
                                                                                                   }
                                                                                                 : isSet(
-                                                                                                      object.getGuildSettings,
+                                                                                                      object.updateProfile,
                                                                                                     )
                                                                                                   ? {
                                                                                                       $case:
-                                                                                                        'getGuildSettings',
-                                                                                                      getGuildSettings:
-                                                                                                        GuildSettingsTarget.fromJSON(
-                                                                                                          object.getGuildSettings,
+                                                                                                        'updateProfile',
+                                                                                                      updateProfile:
+                                                                                                        UserBodyRequest.fromJSON(
+                                                                                                          object.updateProfile,
                                                                                                         ),
                                                                                                     }
                                                                                                   : isSet(
-                                                                                                        object.get_guild_settings,
+                                                                                                        object.update_profile,
                                                                                                       )
                                                                                                     ? {
                                                                                                         $case:
-                                                                                                          'getGuildSettings',
-                                                                                                        getGuildSettings:
-                                                                                                          GuildSettingsTarget.fromJSON(
-                                                                                                            object.get_guild_settings,
+                                                                                                          'updateProfile',
+                                                                                                        updateProfile:
+                                                                                                          UserBodyRequest.fromJSON(
+                                                                                                            object.update_profile,
                                                                                                           ),
                                                                                                       }
                                                                                                     : isSet(
-                                                                                                          object.updateGuildSettings,
+                                                                                                          object.getGuildSettings,
                                                                                                         )
                                                                                                       ? {
                                                                                                           $case:
-                                                                                                            'updateGuildSettings',
-                                                                                                          updateGuildSettings:
+                                                                                                            'getGuildSettings',
+                                                                                                          getGuildSettings:
                                                                                                             GuildSettingsTarget.fromJSON(
-                                                                                                              object.updateGuildSettings,
+                                                                                                              object.getGuildSettings,
                                                                                                             ),
                                                                                                         }
                                                                                                       : isSet(
-                                                                                                            object.update_guild_settings,
+                                                                                                            object.get_guild_settings,
                                                                                                           )
                                                                                                         ? {
                                                                                                             $case:
-                                                                                                              'updateGuildSettings',
-                                                                                                            updateGuildSettings:
+                                                                                                              'getGuildSettings',
+                                                                                                            getGuildSettings:
                                                                                                               GuildSettingsTarget.fromJSON(
-                                                                                                                object.update_guild_settings,
+                                                                                                                object.get_guild_settings,
                                                                                                               ),
                                                                                                           }
                                                                                                         : isSet(
-                                                                                                              object.getNote,
+                                                                                                              object.updateGuildSettings,
                                                                                                             )
                                                                                                           ? {
                                                                                                               $case:
-                                                                                                                'getNote',
-                                                                                                              getNote:
-                                                                                                                PeerTarget.fromJSON(
-                                                                                                                  object.getNote,
+                                                                                                                'updateGuildSettings',
+                                                                                                              updateGuildSettings:
+                                                                                                                GuildSettingsTarget.fromJSON(
+                                                                                                                  object.updateGuildSettings,
                                                                                                                 ),
                                                                                                             }
                                                                                                           : isSet(
-                                                                                                                object.get_note,
+                                                                                                                object.update_guild_settings,
                                                                                                               )
                                                                                                             ? {
                                                                                                                 $case:
-                                                                                                                  'getNote',
-                                                                                                                getNote:
-                                                                                                                  PeerTarget.fromJSON(
-                                                                                                                    object.get_note,
+                                                                                                                  'updateGuildSettings',
+                                                                                                                updateGuildSettings:
+                                                                                                                  GuildSettingsTarget.fromJSON(
+                                                                                                                    object.update_guild_settings,
                                                                                                                   ),
                                                                                                               }
                                                                                                             : isSet(
-                                                                                                                  object.putNote,
+                                                                                                                  object.getNote,
                                                                                                                 )
                                                                                                               ? {
                                                                                                                   $case:
-                                                                                                                    'putNote',
-                                                                                                                  putNote:
+                                                                                                                    'getNote',
+                                                                                                                  getNote:
                                                                                                                     PeerTarget.fromJSON(
-                                                                                                                      object.putNote,
+                                                                                                                      object.getNote,
                                                                                                                     ),
                                                                                                                 }
                                                                                                               : isSet(
-                                                                                                                    object.put_note,
+                                                                                                                    object.get_note,
                                                                                                                   )
                                                                                                                 ? {
                                                                                                                     $case:
-                                                                                                                      'putNote',
-                                                                                                                    putNote:
+                                                                                                                      'getNote',
+                                                                                                                    getNote:
                                                                                                                       PeerTarget.fromJSON(
-                                                                                                                        object.put_note,
+                                                                                                                        object.get_note,
                                                                                                                       ),
                                                                                                                   }
                                                                                                                 : isSet(
-                                                                                                                      object.putRelationship,
+                                                                                                                      object.putNote,
                                                                                                                     )
                                                                                                                   ? {
                                                                                                                       $case:
-                                                                                                                        'putRelationship',
-                                                                                                                      putRelationship:
+                                                                                                                        'putNote',
+                                                                                                                      putNote:
                                                                                                                         PeerTarget.fromJSON(
-                                                                                                                          object.putRelationship,
+                                                                                                                          object.putNote,
                                                                                                                         ),
                                                                                                                     }
                                                                                                                   : isSet(
-                                                                                                                        object.put_relationship,
+                                                                                                                        object.put_note,
                                                                                                                       )
                                                                                                                     ? {
                                                                                                                         $case:
-                                                                                                                          'putRelationship',
-                                                                                                                        putRelationship:
+                                                                                                                          'putNote',
+                                                                                                                        putNote:
                                                                                                                           PeerTarget.fromJSON(
-                                                                                                                            object.put_relationship,
+                                                                                                                            object.put_note,
                                                                                                                           ),
                                                                                                                       }
                                                                                                                     : isSet(
-                                                                                                                          object.addRelationship,
+                                                                                                                          object.putRelationship,
                                                                                                                         )
                                                                                                                       ? {
                                                                                                                           $case:
-                                                                                                                            'addRelationship',
-                                                                                                                          addRelationship:
-                                                                                                                            UserBodyRequest.fromJSON(
-                                                                                                                              object.addRelationship,
+                                                                                                                            'putRelationship',
+                                                                                                                          putRelationship:
+                                                                                                                            PeerTarget.fromJSON(
+                                                                                                                              object.putRelationship,
                                                                                                                             ),
                                                                                                                         }
                                                                                                                       : isSet(
-                                                                                                                            object.add_relationship,
+                                                                                                                            object.put_relationship,
                                                                                                                           )
                                                                                                                         ? {
                                                                                                                             $case:
-                                                                                                                              'addRelationship',
-                                                                                                                            addRelationship:
-                                                                                                                              UserBodyRequest.fromJSON(
-                                                                                                                                object.add_relationship,
+                                                                                                                              'putRelationship',
+                                                                                                                            putRelationship:
+                                                                                                                              PeerTarget.fromJSON(
+                                                                                                                                object.put_relationship,
                                                                                                                               ),
                                                                                                                           }
                                                                                                                         : isSet(
-                                                                                                                              object.deleteRelationship,
+                                                                                                                              object.addRelationship,
                                                                                                                             )
                                                                                                                           ? {
                                                                                                                               $case:
-                                                                                                                                'deleteRelationship',
-                                                                                                                              deleteRelationship:
-                                                                                                                                PeerTarget.fromJSON(
-                                                                                                                                  object.deleteRelationship,
+                                                                                                                                'addRelationship',
+                                                                                                                              addRelationship:
+                                                                                                                                UserBodyRequest.fromJSON(
+                                                                                                                                  object.addRelationship,
                                                                                                                                 ),
                                                                                                                             }
                                                                                                                           : isSet(
-                                                                                                                                object.delete_relationship,
+                                                                                                                                object.add_relationship,
                                                                                                                               )
                                                                                                                             ? {
                                                                                                                                 $case:
-                                                                                                                                  'deleteRelationship',
-                                                                                                                                deleteRelationship:
-                                                                                                                                  PeerTarget.fromJSON(
-                                                                                                                                    object.delete_relationship,
+                                                                                                                                  'addRelationship',
+                                                                                                                                addRelationship:
+                                                                                                                                  UserBodyRequest.fromJSON(
+                                                                                                                                    object.add_relationship,
                                                                                                                                   ),
                                                                                                                               }
                                                                                                                             : isSet(
-                                                                                                                                  object.relationshipChanged,
+                                                                                                                                  object.deleteRelationship,
                                                                                                                                 )
                                                                                                                               ? {
                                                                                                                                   $case:
-                                                                                                                                    'relationshipChanged',
-                                                                                                                                  relationshipChanged:
-                                                                                                                                    RelationshipChanged.fromJSON(
-                                                                                                                                      object.relationshipChanged,
+                                                                                                                                    'deleteRelationship',
+                                                                                                                                  deleteRelationship:
+                                                                                                                                    PeerTarget.fromJSON(
+                                                                                                                                      object.deleteRelationship,
                                                                                                                                     ),
                                                                                                                                 }
                                                                                                                               : isSet(
-                                                                                                                                    object.relationship_changed,
+                                                                                                                                    object.delete_relationship,
                                                                                                                                   )
                                                                                                                                 ? {
                                                                                                                                     $case:
-                                                                                                                                      'relationshipChanged',
-                                                                                                                                    relationshipChanged:
-                                                                                                                                      RelationshipChanged.fromJSON(
-                                                                                                                                        object.relationship_changed,
+                                                                                                                                      'deleteRelationship',
+                                                                                                                                    deleteRelationship:
+                                                                                                                                      PeerTarget.fromJSON(
+                                                                                                                                        object.delete_relationship,
                                                                                                                                       ),
                                                                                                                                   }
                                                                                                                                 : isSet(
-                                                                                                                                      object.mutualRelationships,
+                                                                                                                                      object.relationshipChanged,
                                                                                                                                     )
                                                                                                                                   ? {
                                                                                                                                       $case:
-                                                                                                                                        'mutualRelationships',
-                                                                                                                                      mutualRelationships:
-                                                                                                                                        UserRequest.fromJSON(
-                                                                                                                                          object.mutualRelationships,
+                                                                                                                                        'relationshipChanged',
+                                                                                                                                      relationshipChanged:
+                                                                                                                                        RelationshipChanged.fromJSON(
+                                                                                                                                          object.relationshipChanged,
                                                                                                                                         ),
                                                                                                                                     }
                                                                                                                                   : isSet(
-                                                                                                                                        object.mutual_relationships,
+                                                                                                                                        object.relationship_changed,
                                                                                                                                       )
                                                                                                                                     ? {
                                                                                                                                         $case:
-                                                                                                                                          'mutualRelationships',
-                                                                                                                                        mutualRelationships:
-                                                                                                                                          UserRequest.fromJSON(
-                                                                                                                                            object.mutual_relationships,
+                                                                                                                                          'relationshipChanged',
+                                                                                                                                        relationshipChanged:
+                                                                                                                                          RelationshipChanged.fromJSON(
+                                                                                                                                            object.relationship_changed,
                                                                                                                                           ),
                                                                                                                                       }
                                                                                                                                     : isSet(
-                                                                                                                                          object.createBot,
+                                                                                                                                          object.mutualRelationships,
                                                                                                                                         )
                                                                                                                                       ? {
                                                                                                                                           $case:
-                                                                                                                                            'createBot',
-                                                                                                                                          createBot:
-                                                                                                                                            ApplicationTarget.fromJSON(
-                                                                                                                                              object.createBot,
+                                                                                                                                            'mutualRelationships',
+                                                                                                                                          mutualRelationships:
+                                                                                                                                            UserRequest.fromJSON(
+                                                                                                                                              object.mutualRelationships,
                                                                                                                                             ),
                                                                                                                                         }
                                                                                                                                       : isSet(
-                                                                                                                                            object.create_bot,
+                                                                                                                                            object.mutual_relationships,
                                                                                                                                           )
                                                                                                                                         ? {
                                                                                                                                             $case:
-                                                                                                                                              'createBot',
-                                                                                                                                            createBot:
-                                                                                                                                              ApplicationTarget.fromJSON(
-                                                                                                                                                object.create_bot,
+                                                                                                                                              'mutualRelationships',
+                                                                                                                                            mutualRelationships:
+                                                                                                                                              UserRequest.fromJSON(
+                                                                                                                                                object.mutual_relationships,
                                                                                                                                               ),
                                                                                                                                           }
                                                                                                                                         : isSet(
-                                                                                                                                              object.updateBot,
+                                                                                                                                              object.createBot,
                                                                                                                                             )
                                                                                                                                           ? {
                                                                                                                                               $case:
-                                                                                                                                                'updateBot',
-                                                                                                                                              updateBot:
+                                                                                                                                                'createBot',
+                                                                                                                                              createBot:
                                                                                                                                                 ApplicationTarget.fromJSON(
-                                                                                                                                                  object.updateBot,
+                                                                                                                                                  object.createBot,
                                                                                                                                                 ),
                                                                                                                                             }
                                                                                                                                           : isSet(
-                                                                                                                                                object.update_bot,
+                                                                                                                                                object.create_bot,
                                                                                                                                               )
                                                                                                                                             ? {
                                                                                                                                                 $case:
-                                                                                                                                                  'updateBot',
-                                                                                                                                                updateBot:
+                                                                                                                                                  'createBot',
+                                                                                                                                                createBot:
                                                                                                                                                   ApplicationTarget.fromJSON(
-                                                                                                                                                    object.update_bot,
+                                                                                                                                                    object.create_bot,
                                                                                                                                                   ),
                                                                                                                                               }
                                                                                                                                             : isSet(
-                                                                                                                                                  object.getAuthorize,
+                                                                                                                                                  object.updateBot,
                                                                                                                                                 )
                                                                                                                                               ? {
                                                                                                                                                   $case:
-                                                                                                                                                    'getAuthorize',
-                                                                                                                                                  getAuthorize:
+                                                                                                                                                    'updateBot',
+                                                                                                                                                  updateBot:
                                                                                                                                                     ApplicationTarget.fromJSON(
-                                                                                                                                                      object.getAuthorize,
+                                                                                                                                                      object.updateBot,
                                                                                                                                                     ),
                                                                                                                                                 }
                                                                                                                                               : isSet(
-                                                                                                                                                    object.get_authorize,
+                                                                                                                                                    object.update_bot,
                                                                                                                                                   )
                                                                                                                                                 ? {
                                                                                                                                                     $case:
-                                                                                                                                                      'getAuthorize',
-                                                                                                                                                    getAuthorize:
+                                                                                                                                                      'updateBot',
+                                                                                                                                                    updateBot:
                                                                                                                                                       ApplicationTarget.fromJSON(
-                                                                                                                                                        object.get_authorize,
+                                                                                                                                                        object.update_bot,
                                                                                                                                                       ),
                                                                                                                                                   }
                                                                                                                                                 : isSet(
-                                                                                                                                                      object.authorizeApplication,
+                                                                                                                                                      object.getAuthorize,
                                                                                                                                                     )
                                                                                                                                                   ? {
                                                                                                                                                       $case:
-                                                                                                                                                        'authorizeApplication',
-                                                                                                                                                      authorizeApplication:
+                                                                                                                                                        'getAuthorize',
+                                                                                                                                                      getAuthorize:
                                                                                                                                                         ApplicationTarget.fromJSON(
-                                                                                                                                                          object.authorizeApplication,
+                                                                                                                                                          object.getAuthorize,
                                                                                                                                                         ),
                                                                                                                                                     }
                                                                                                                                                   : isSet(
-                                                                                                                                                        object.authorize_application,
+                                                                                                                                                        object.get_authorize,
                                                                                                                                                       )
                                                                                                                                                     ? {
                                                                                                                                                         $case:
-                                                                                                                                                          'authorizeApplication',
-                                                                                                                                                        authorizeApplication:
+                                                                                                                                                          'getAuthorize',
+                                                                                                                                                        getAuthorize:
                                                                                                                                                           ApplicationTarget.fromJSON(
-                                                                                                                                                            object.authorize_application,
+                                                                                                                                                            object.get_authorize,
                                                                                                                                                           ),
                                                                                                                                                       }
                                                                                                                                                     : isSet(
-                                                                                                                                                          object.disableAccount,
+                                                                                                                                                          object.authorizeApplication,
                                                                                                                                                         )
                                                                                                                                                       ? {
                                                                                                                                                           $case:
-                                                                                                                                                            'disableAccount',
-                                                                                                                                                          disableAccount:
-                                                                                                                                                            UserBodyRequest.fromJSON(
-                                                                                                                                                              object.disableAccount,
+                                                                                                                                                            'authorizeApplication',
+                                                                                                                                                          authorizeApplication:
+                                                                                                                                                            ApplicationTarget.fromJSON(
+                                                                                                                                                              object.authorizeApplication,
                                                                                                                                                             ),
                                                                                                                                                         }
                                                                                                                                                       : isSet(
-                                                                                                                                                            object.disable_account,
+                                                                                                                                                            object.authorize_application,
                                                                                                                                                           )
                                                                                                                                                         ? {
                                                                                                                                                             $case:
-                                                                                                                                                              'disableAccount',
-                                                                                                                                                            disableAccount:
-                                                                                                                                                              UserBodyRequest.fromJSON(
-                                                                                                                                                                object.disable_account,
+                                                                                                                                                              'authorizeApplication',
+                                                                                                                                                            authorizeApplication:
+                                                                                                                                                              ApplicationTarget.fromJSON(
+                                                                                                                                                                object.authorize_application,
                                                                                                                                                               ),
                                                                                                                                                           }
                                                                                                                                                         : isSet(
-                                                                                                                                                              object.deleteAccount,
+                                                                                                                                                              object.disableAccount,
                                                                                                                                                             )
                                                                                                                                                           ? {
                                                                                                                                                               $case:
-                                                                                                                                                                'deleteAccount',
-                                                                                                                                                              deleteAccount:
+                                                                                                                                                                'disableAccount',
+                                                                                                                                                              disableAccount:
                                                                                                                                                                 UserBodyRequest.fromJSON(
-                                                                                                                                                                  object.deleteAccount,
+                                                                                                                                                                  object.disableAccount,
                                                                                                                                                                 ),
                                                                                                                                                             }
                                                                                                                                                           : isSet(
-                                                                                                                                                                object.delete_account,
+                                                                                                                                                                object.disable_account,
                                                                                                                                                               )
                                                                                                                                                             ? {
                                                                                                                                                                 $case:
-                                                                                                                                                                  'deleteAccount',
-                                                                                                                                                                deleteAccount:
+                                                                                                                                                                  'disableAccount',
+                                                                                                                                                                disableAccount:
                                                                                                                                                                   UserBodyRequest.fromJSON(
-                                                                                                                                                                    object.delete_account,
+                                                                                                                                                                    object.disable_account,
                                                                                                                                                                   ),
                                                                                                                                                               }
                                                                                                                                                             : isSet(
-                                                                                                                                                                  object.enableTotp,
+                                                                                                                                                                  object.deleteAccount,
                                                                                                                                                                 )
                                                                                                                                                               ? {
                                                                                                                                                                   $case:
-                                                                                                                                                                    'enableTotp',
-                                                                                                                                                                  enableTotp:
+                                                                                                                                                                    'deleteAccount',
+                                                                                                                                                                  deleteAccount:
                                                                                                                                                                     UserBodyRequest.fromJSON(
-                                                                                                                                                                      object.enableTotp,
+                                                                                                                                                                      object.deleteAccount,
                                                                                                                                                                     ),
                                                                                                                                                                 }
                                                                                                                                                               : isSet(
-                                                                                                                                                                    object.enable_totp,
+                                                                                                                                                                    object.delete_account,
                                                                                                                                                                   )
                                                                                                                                                                 ? {
                                                                                                                                                                     $case:
-                                                                                                                                                                      'enableTotp',
-                                                                                                                                                                    enableTotp:
+                                                                                                                                                                      'deleteAccount',
+                                                                                                                                                                    deleteAccount:
                                                                                                                                                                       UserBodyRequest.fromJSON(
-                                                                                                                                                                        object.enable_totp,
+                                                                                                                                                                        object.delete_account,
                                                                                                                                                                       ),
                                                                                                                                                                   }
                                                                                                                                                                 : isSet(
-                                                                                                                                                                      object.disableTotp,
+                                                                                                                                                                      object.enableTotp,
                                                                                                                                                                     )
                                                                                                                                                                   ? {
                                                                                                                                                                       $case:
-                                                                                                                                                                        'disableTotp',
-                                                                                                                                                                      disableTotp:
+                                                                                                                                                                        'enableTotp',
+                                                                                                                                                                      enableTotp:
                                                                                                                                                                         UserBodyRequest.fromJSON(
-                                                                                                                                                                          object.disableTotp,
+                                                                                                                                                                          object.enableTotp,
                                                                                                                                                                         ),
                                                                                                                                                                     }
                                                                                                                                                                   : isSet(
-                                                                                                                                                                        object.disable_totp,
+                                                                                                                                                                        object.enable_totp,
                                                                                                                                                                       )
                                                                                                                                                                     ? {
                                                                                                                                                                         $case:
-                                                                                                                                                                          'disableTotp',
-                                                                                                                                                                        disableTotp:
+                                                                                                                                                                          'enableTotp',
+                                                                                                                                                                        enableTotp:
                                                                                                                                                                           UserBodyRequest.fromJSON(
-                                                                                                                                                                            object.disable_totp,
+                                                                                                                                                                            object.enable_totp,
                                                                                                                                                                           ),
                                                                                                                                                                       }
                                                                                                                                                                     : isSet(
-                                                                                                                                                                          object.getBackupCodes,
+                                                                                                                                                                          object.disableTotp,
                                                                                                                                                                         )
                                                                                                                                                                       ? {
                                                                                                                                                                           $case:
-                                                                                                                                                                            'getBackupCodes',
-                                                                                                                                                                          getBackupCodes:
+                                                                                                                                                                            'disableTotp',
+                                                                                                                                                                          disableTotp:
                                                                                                                                                                             UserBodyRequest.fromJSON(
-                                                                                                                                                                              object.getBackupCodes,
+                                                                                                                                                                              object.disableTotp,
                                                                                                                                                                             ),
                                                                                                                                                                         }
                                                                                                                                                                       : isSet(
-                                                                                                                                                                            object.get_backup_codes,
+                                                                                                                                                                            object.disable_totp,
                                                                                                                                                                           )
                                                                                                                                                                         ? {
                                                                                                                                                                             $case:
-                                                                                                                                                                              'getBackupCodes',
-                                                                                                                                                                            getBackupCodes:
+                                                                                                                                                                              'disableTotp',
+                                                                                                                                                                            disableTotp:
                                                                                                                                                                               UserBodyRequest.fromJSON(
-                                                                                                                                                                                object.get_backup_codes,
+                                                                                                                                                                                object.disable_totp,
                                                                                                                                                                               ),
                                                                                                                                                                           }
                                                                                                                                                                         : isSet(
-                                                                                                                                                                              object.applicationCommands,
+                                                                                                                                                                              object.getBackupCodes,
                                                                                                                                                                             )
                                                                                                                                                                           ? {
                                                                                                                                                                               $case:
-                                                                                                                                                                                'applicationCommands',
-                                                                                                                                                                              applicationCommands:
-                                                                                                                                                                                ApplicationCommandRequest.fromJSON(
-                                                                                                                                                                                  object.applicationCommands,
+                                                                                                                                                                                'getBackupCodes',
+                                                                                                                                                                              getBackupCodes:
+                                                                                                                                                                                UserBodyRequest.fromJSON(
+                                                                                                                                                                                  object.getBackupCodes,
                                                                                                                                                                                 ),
                                                                                                                                                                             }
                                                                                                                                                                           : isSet(
-                                                                                                                                                                                object.application_commands,
+                                                                                                                                                                                object.get_backup_codes,
                                                                                                                                                                               )
                                                                                                                                                                             ? {
                                                                                                                                                                                 $case:
-                                                                                                                                                                                  'applicationCommands',
-                                                                                                                                                                                applicationCommands:
-                                                                                                                                                                                  ApplicationCommandRequest.fromJSON(
-                                                                                                                                                                                    object.application_commands,
+                                                                                                                                                                                  'getBackupCodes',
+                                                                                                                                                                                getBackupCodes:
+                                                                                                                                                                                  UserBodyRequest.fromJSON(
+                                                                                                                                                                                    object.get_backup_codes,
                                                                                                                                                                                   ),
                                                                                                                                                                               }
                                                                                                                                                                             : isSet(
-                                                                                                                                                                                  object.listGuildSettings,
+                                                                                                                                                                                  object.applicationCommands,
                                                                                                                                                                                 )
                                                                                                                                                                               ? {
                                                                                                                                                                                   $case:
-                                                                                                                                                                                    'listGuildSettings',
-                                                                                                                                                                                  listGuildSettings:
-                                                                                                                                                                                    UserRequest.fromJSON(
-                                                                                                                                                                                      object.listGuildSettings,
+                                                                                                                                                                                    'applicationCommands',
+                                                                                                                                                                                  applicationCommands:
+                                                                                                                                                                                    ApplicationCommandRequest.fromJSON(
+                                                                                                                                                                                      object.applicationCommands,
                                                                                                                                                                                     ),
                                                                                                                                                                                 }
                                                                                                                                                                               : isSet(
-                                                                                                                                                                                    object.list_guild_settings,
+                                                                                                                                                                                    object.application_commands,
                                                                                                                                                                                   )
                                                                                                                                                                                 ? {
                                                                                                                                                                                     $case:
-                                                                                                                                                                                      'listGuildSettings',
-                                                                                                                                                                                    listGuildSettings:
-                                                                                                                                                                                      UserRequest.fromJSON(
-                                                                                                                                                                                        object.list_guild_settings,
+                                                                                                                                                                                      'applicationCommands',
+                                                                                                                                                                                    applicationCommands:
+                                                                                                                                                                                      ApplicationCommandRequest.fromJSON(
+                                                                                                                                                                                        object.application_commands,
                                                                                                                                                                                       ),
                                                                                                                                                                                   }
                                                                                                                                                                                 : isSet(
-                                                                                                                                                                                      object.ackReadState,
+                                                                                                                                                                                      object.listGuildSettings,
                                                                                                                                                                                     )
                                                                                                                                                                                   ? {
                                                                                                                                                                                       $case:
-                                                                                                                                                                                        'ackReadState',
-                                                                                                                                                                                      ackReadState:
-                                                                                                                                                                                        ReadStateAck.fromJSON(
-                                                                                                                                                                                          object.ackReadState,
+                                                                                                                                                                                        'listGuildSettings',
+                                                                                                                                                                                      listGuildSettings:
+                                                                                                                                                                                        UserRequest.fromJSON(
+                                                                                                                                                                                          object.listGuildSettings,
                                                                                                                                                                                         ),
                                                                                                                                                                                     }
                                                                                                                                                                                   : isSet(
-                                                                                                                                                                                        object.ack_read_state,
+                                                                                                                                                                                        object.list_guild_settings,
                                                                                                                                                                                       )
                                                                                                                                                                                     ? {
                                                                                                                                                                                         $case:
-                                                                                                                                                                                          'ackReadState',
-                                                                                                                                                                                        ackReadState:
-                                                                                                                                                                                          ReadStateAck.fromJSON(
-                                                                                                                                                                                            object.ack_read_state,
+                                                                                                                                                                                          'listGuildSettings',
+                                                                                                                                                                                        listGuildSettings:
+                                                                                                                                                                                          UserRequest.fromJSON(
+                                                                                                                                                                                            object.list_guild_settings,
                                                                                                                                                                                           ),
                                                                                                                                                                                       }
                                                                                                                                                                                     : isSet(
-                                                                                                                                                                                          object.readStateMessage,
+                                                                                                                                                                                          object.ackReadState,
                                                                                                                                                                                         )
                                                                                                                                                                                       ? {
                                                                                                                                                                                           $case:
-                                                                                                                                                                                            'readStateMessage',
-                                                                                                                                                                                          readStateMessage:
-                                                                                                                                                                                            ReadStateMessage.fromJSON(
-                                                                                                                                                                                              object.readStateMessage,
+                                                                                                                                                                                            'ackReadState',
+                                                                                                                                                                                          ackReadState:
+                                                                                                                                                                                            ReadStateAck.fromJSON(
+                                                                                                                                                                                              object.ackReadState,
                                                                                                                                                                                             ),
                                                                                                                                                                                         }
                                                                                                                                                                                       : isSet(
-                                                                                                                                                                                            object.read_state_message,
+                                                                                                                                                                                            object.ack_read_state,
                                                                                                                                                                                           )
                                                                                                                                                                                         ? {
                                                                                                                                                                                             $case:
-                                                                                                                                                                                              'readStateMessage',
-                                                                                                                                                                                            readStateMessage:
-                                                                                                                                                                                              ReadStateMessage.fromJSON(
-                                                                                                                                                                                                object.read_state_message,
+                                                                                                                                                                                              'ackReadState',
+                                                                                                                                                                                            ackReadState:
+                                                                                                                                                                                              ReadStateAck.fromJSON(
+                                                                                                                                                                                                object.ack_read_state,
                                                                                                                                                                                               ),
                                                                                                                                                                                           }
                                                                                                                                                                                         : isSet(
-                                                                                                                                                                                              object.listReadStates,
+                                                                                                                                                                                              object.readStateMessage,
                                                                                                                                                                                             )
                                                                                                                                                                                           ? {
                                                                                                                                                                                               $case:
-                                                                                                                                                                                                'listReadStates',
-                                                                                                                                                                                              listReadStates:
-                                                                                                                                                                                                UserRequest.fromJSON(
-                                                                                                                                                                                                  object.listReadStates,
+                                                                                                                                                                                                'readStateMessage',
+                                                                                                                                                                                              readStateMessage:
+                                                                                                                                                                                                ReadStateMessage.fromJSON(
+                                                                                                                                                                                                  object.readStateMessage,
                                                                                                                                                                                                 ),
                                                                                                                                                                                             }
                                                                                                                                                                                           : isSet(
-                                                                                                                                                                                                object.list_read_states,
+                                                                                                                                                                                                object.read_state_message,
                                                                                                                                                                                               )
                                                                                                                                                                                             ? {
                                                                                                                                                                                                 $case:
-                                                                                                                                                                                                  'listReadStates',
-                                                                                                                                                                                                listReadStates:
-                                                                                                                                                                                                  UserRequest.fromJSON(
-                                                                                                                                                                                                    object.list_read_states,
+                                                                                                                                                                                                  'readStateMessage',
+                                                                                                                                                                                                readStateMessage:
+                                                                                                                                                                                                  ReadStateMessage.fromJSON(
+                                                                                                                                                                                                    object.read_state_message,
                                                                                                                                                                                                   ),
                                                                                                                                                                                               }
                                                                                                                                                                                             : isSet(
-                                                                                                                                                                                                  object.flushReadStates,
+                                                                                                                                                                                                  object.listReadStates,
                                                                                                                                                                                                 )
                                                                                                                                                                                               ? {
                                                                                                                                                                                                   $case:
-                                                                                                                                                                                                    'flushReadStates',
-                                                                                                                                                                                                  flushReadStates:
-                                                                                                                                                                                                    Empty.fromJSON(
-                                                                                                                                                                                                      object.flushReadStates,
+                                                                                                                                                                                                    'listReadStates',
+                                                                                                                                                                                                  listReadStates:
+                                                                                                                                                                                                    UserRequest.fromJSON(
+                                                                                                                                                                                                      object.listReadStates,
                                                                                                                                                                                                     ),
                                                                                                                                                                                                 }
                                                                                                                                                                                               : isSet(
-                                                                                                                                                                                                    object.flush_read_states,
+                                                                                                                                                                                                    object.list_read_states,
                                                                                                                                                                                                   )
                                                                                                                                                                                                 ? {
                                                                                                                                                                                                     $case:
-                                                                                                                                                                                                      'flushReadStates',
-                                                                                                                                                                                                    flushReadStates:
-                                                                                                                                                                                                      Empty.fromJSON(
-                                                                                                                                                                                                        object.flush_read_states,
+                                                                                                                                                                                                      'listReadStates',
+                                                                                                                                                                                                    listReadStates:
+                                                                                                                                                                                                      UserRequest.fromJSON(
+                                                                                                                                                                                                        object.list_read_states,
                                                                                                                                                                                                       ),
                                                                                                                                                                                                   }
-                                                                                                                                                                                                : undefined,
+                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                      object.flushReadStates,
+                                                                                                                                                                                                    )
+                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                        'flushReadStates',
+                                                                                                                                                                                                      flushReadStates:
+                                                                                                                                                                                                        Empty.fromJSON(
+                                                                                                                                                                                                          object.flushReadStates,
+                                                                                                                                                                                                        ),
+                                                                                                                                                                                                    }
+                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                        object.flush_read_states,
+                                                                                                                                                                                                      )
+                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                          'flushReadStates',
+                                                                                                                                                                                                        flushReadStates:
+                                                                                                                                                                                                          Empty.fromJSON(
+                                                                                                                                                                                                            object.flush_read_states,
+                                                                                                                                                                                                          ),
+                                                                                                                                                                                                      }
+                                                                                                                                                                                                    : undefined,
     };
   },
 
@@ -1664,6 +1696,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.dispatch = UserDispatch.toJSON(message.command.dispatch);
     } else if (message.command?.$case === 'sessionPresence') {
       obj.sessionPresence = SessionPresence.toJSON(message.command.sessionPresence);
+    } else if (message.command?.$case === 'getPresence') {
+      obj.getPresence = UserRequest.toJSON(message.command.getPresence);
     } else if (message.command?.$case === 'joinedGuild') {
       obj.joinedGuild = GuildMembership.toJSON(message.command.joinedGuild);
     } else if (message.command?.$case === 'leftGuild') {
@@ -1827,6 +1861,12 @@ export const UserCommand: MessageFns<UserCommand> = {
             $case: 'sessionPresence',
             sessionPresence: SessionPresence.fromPartial(object.command.sessionPresence),
           };
+        }
+        break;
+      }
+      case 'getPresence': {
+        if (object.command?.getPresence !== undefined && object.command?.getPresence !== null) {
+          message.command = { $case: 'getPresence', getPresence: UserRequest.fromPartial(object.command.getPresence) };
         }
         break;
       }
