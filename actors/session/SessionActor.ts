@@ -7,11 +7,13 @@ import type { ActorContext } from '../runtime/ActorContext.js';
 import { dispatch, withContext, type HandlerTable } from '../runtime/commandTable.js';
 import type { SessionStore } from '../runtime/ports/sessionStore.js';
 import { authenticate, authenticateResume, type Authenticated } from './authenticate.js';
-import { handleClientOp, type SessionPort } from './clientOps.js';
+import { ClientOp, handleClientOp } from './clientOps.js';
+import { sessionPort } from './sessionPort.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
 import { presenceStatus, readyPayloads } from './readyPayload.js';
 import { SessionPresenceLink } from './sessionPresence.js';
+import { MemberListWatch } from './memberListWatch.js';
 import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
 import { identityAt, type Identity } from './sessionRecord.js';
 import { isOnShard } from './sessionFilters.js';
@@ -60,6 +62,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   readonly #s: DurableSession;
   #ended = false;
   readonly #presence = new SessionPresenceLink();
+  readonly #memberLists = new MemberListWatch();
 
   constructor(
     private readonly ctx: ActorContext,
@@ -225,13 +228,21 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   #dispatch(identity: Identity, event: DispatchEvent): Promise<SessionReply> {
     if (!allowsDispatch(identity.intents, event.intent)) return Promise.resolve(EMPTY);
     const data = dataSeenBy(identity.caller.bot, identity.intents, identity.userId, event);
-    return this.#s.deliver([this.#s.journal.record(event.event, data)], EMPTY);
+    const delivered = this.#s.deliver([this.#s.journal.record(event.event, data)], EMPTY);
+    return this.#memberLists.after(event, delivered, (op14) => this.#clientOp(identity, ClientOp.LazyRequest, op14));
   }
 
   async #clientOp(identity: Identity, op: number, dataJson: string): Promise<void> {
     const outbox: string[] = [];
     const status = this.#s.status;
-    await handleClientOp(this.#port(identity, outbox), op, dataJson);
+    const parts = {
+      ctx: this.ctx,
+      identity,
+      session: this.#s,
+      presence: this.#presence,
+      memberLists: this.#memberLists,
+    };
+    await handleClientOp(sessionPort(parts, outbox), op, dataJson);
     if (outbox.length > 0) await this.#s.deliver(outbox, undefined);
     if (this.#s.status !== status) await this.#s.persistOrWarn();
   }
@@ -271,20 +282,6 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const json = await subscribeToGuild(this.ctx, guildId, identity.userId, identity.intentsText);
     if (json !== undefined) this.#s.guilds.add(guildId);
     return json;
-  }
-
-  #port(identity: Identity, outbox: string[]): SessionPort {
-    return {
-      ctx: this.ctx,
-      userId: identity.userId,
-      intents: identity.intents,
-      caller: identity.caller,
-      guildIds: this.#s.guilds,
-      emit: (event, dataJson, intent) => {
-        if (allowsDispatch(identity.intents, intent)) outbox.push(this.#s.journal.record(event, dataJson));
-      },
-      setPresence: (body) => this.#presence.update(this.ctx, identity.userId, body, this.#s),
-    };
   }
 
   /** Ends the session: leaves its guilds and its user, forgets it in the store, then stops. */

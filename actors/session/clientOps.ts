@@ -2,7 +2,7 @@ import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import { GatewayIntent, hasIntent, intentOf } from '../../src/domain/intents.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { getGuildMember, listGuildMembers, listGuildPresences, type MemberJson } from './guildQueries.js';
-import { memberListSync, requestedRanges } from './memberList.js';
+import { memberListSync, requestedRanges, type ListRange } from './memberList.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 
 /** What client-op handlers may use of their session. */
@@ -19,6 +19,8 @@ export interface SessionPort {
   emit(event: string, dataJson: string, intent: number): void;
   /** Op 3: the session's new presence (checked, rate-limited and told to the User actor by the session). */
   setPresence(body: unknown): void;
+  /** Op 14 / 37: the ranges to send again when the guild's list moves. */
+  watchList(guildId: string, ranges: ListRange[]): void;
 }
 
 /** Client opcodes the session serves (the edge answers heartbeats and ignores the rest). */
@@ -134,6 +136,7 @@ async function lazyRequest(port: SessionPort, guildId: string, channels: unknown
   if (!port.guildIds.has(guildId)) return;
   const ranges = requestedRanges(channels);
   if (ranges.length === 0) return;
+  port.watchList(guildId, ranges);
   // Every member up to the list's end: the online group comes first, whoever they are.
   const [members, presences] = await Promise.all([
     listGuildMembers(port.ctx, port.caller, guildId, '', MEMBER_LIST_MAX),

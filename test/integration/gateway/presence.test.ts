@@ -200,47 +200,36 @@ describe('gateway presence', function () {
     await carolClient.close(1000);
   });
 
-  it('tells friends with no guild in common (guild-less PRESENCE_UPDATE) and the user own sessions SESSIONS_REPLACE', async () => {
-    const dave = await registerUser(server.api, 'dave');
-    const erin = await registerUser(server.api, 'erin');
-    await api(server.api, 'PUT', `/users/@me/relationships/${erin.id}`, { token: dave.token, body: {} });
-    await api(server.api, 'PUT', `/users/@me/relationships/${dave.id}`, { token: erin.token, body: {} });
-    const { client: erinClient } = await identified(erin.token);
-    const { client: daveClient } = await identified(dave.token, { presence: { status: 'dnd', activities: [] } });
-    const seen = await erinClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(dave.id, 'dnd'));
-    assert.equal(seen.d.guild_id, undefined);
-    const own = await daveClient.waitForDispatch<{ session_id: string; status: string }[]>('SESSIONS_REPLACE');
-    assert.deepEqual(
-      own.d.map((session) => session.status),
-      ['dnd'],
-    );
-    assert.equal(daveClient.dispatches('PRESENCE_UPDATE').length, 0);
-    // A later session of a friend finds Dave in READY presences (friends are not in guilds' lists).
-    const { ready: erinReady } = await identified(erin.token);
-    const listed = (erinReady['presences'] as Presence[]).map((presence) => [presence.user.id, presence.status]);
-    assert.deepEqual(listed, [[dave.id, 'dnd']]);
-    // DEDUPE_USER_OBJECTS: merged_presences.friends, keyed by user_id.
-    const { ready: dedupedReady } = await identified(erin.token, { capabilities: 1 << 4 });
-    const merged = dedupedReady['merged_presences'] as { friends: { user_id: string; status: string }[] };
-    assert.deepEqual(
-      merged.friends.map((presence) => [presence.user_id, presence.status]),
-      [[dave.id, 'dnd']],
-    );
+  it('sends the op 14 ranges again as people come and go, the online group and counts moving', async () => {
+    interface ListUpdate {
+      online_count: number;
+      groups: { id: string; count: number }[];
+      ops: { items: { member?: { user: { id: string }; presence: { status: string } } }[] }[];
+    }
+    const statusOf = (update: ListUpdate, userId: string): string | undefined =>
+      update.ops[0]?.items.find((row) => row.member?.user.id === userId)?.member?.presence.status;
+    const { client: bobClient } = await identified(bob.token);
+    bobClient.send(14, { guild_id: guild.id, channels: { [guild.channelId]: [[0, 99]] } });
+    const before = await bobClient.waitForDispatch<ListUpdate>('GUILD_MEMBER_LIST_UPDATE');
+    assert.equal(statusOf(before.d, alice.id), 'offline');
 
-    const { client: second } = await identified(dave.token, { presence: { status: 'idle', activities: [] } });
-    const both = await second.waitForDispatch<{ session_id: string; status: string }[]>(
-      'SESSIONS_REPLACE',
-      (d) => d.length === 3,
+    const from = bobClient.frames.length;
+    const { client: aliceClient } = await identified(alice.token, { presence: { status: 'dnd', activities: [] } });
+    const moved = await bobClient.waitForDispatch<ListUpdate>(
+      'GUILD_MEMBER_LIST_UPDATE',
+      (d) => statusOf(d, alice.id) === 'dnd',
+      { from },
     );
-    assert.deepEqual(
-      both.d.map((session) => session.status),
-      ['dnd', 'dnd', 'idle'],
-      'the synthetic "all" session first, then each session',
+    assert.equal(moved.d.online_count, before.d.online_count + 1);
+    assert.equal(moved.d.groups[0]?.count, (before.d.groups[0]?.count ?? 0) + 1);
+
+    await aliceClient.close(1000);
+    const back = await bobClient.waitForDispatch<ListUpdate>(
+      'GUILD_MEMBER_LIST_UPDATE',
+      (d) => statusOf(d, alice.id) === 'offline',
+      { from: bobClient.frames.indexOf(moved) + 1 },
     );
-    assert.equal(both.d[0]?.session_id, 'all');
-    await daveClient.close(1000);
-    await second.close(1000);
-    await erinClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(dave.id, 'offline'));
+    assert.equal(back.d.online_count, before.d.online_count);
   });
 
   it('drops op 3 beyond five per window and presences over the schema, and keeps the session', async () => {
