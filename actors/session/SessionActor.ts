@@ -79,6 +79,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     if (!stored) return;
     const identity = await this.#s.restore(stored);
     attachToUser(this.ctx, identity); // idempotent: restores the entry if an attach failed or was pruned
+    if (!this.#s.expired) this.#presence.restored(this.ctx, identity.userId, this.#s.status);
   }
 
   override handle({ command }: SessionCommand): Promise<SessionReply> {

@@ -73,7 +73,13 @@ export function platformOf(propertiesJson: string): string {
 }
 
 /** Tells the user's actor this session's presence (it aggregates the user's sessions and tells the guilds). */
-export function tellPresence(ctx: ActorContext, userId: string, presence: ClientPresence, platform: string): void {
+export function tellPresence(
+  ctx: ActorContext,
+  userId: string,
+  presence: ClientPresence,
+  platform: string,
+  restored = false,
+): void {
   ctx.tell(ActorKind.User, userId, {
     command: {
       $case: 'sessionPresence',
@@ -82,6 +88,7 @@ export function tellPresence(ctx: ActorContext, userId: string, presence: Client
         status: presence.status,
         activitiesJson: JSON.stringify(presence.activities),
         platform,
+        restored,
       },
     },
   });
@@ -113,6 +120,15 @@ export class SessionPresenceLink {
     this.#platform = bot ? 'web' : platformOf(command.propertiesJson);
     const presence = identifyPresence(command.presenceJson);
     if (presence) tellPresence(ctx, userId, presence, this.#platform);
+  }
+
+  /**
+   * A session taken over (its node died, or it passivated) tells its User actor its stored status again:
+   * that actor may have lost its presences too. Activities are not stored; the next op 3 brings them back.
+   */
+  restored(ctx: ActorContext, userId: string, status: string): void {
+    const presence = clientPresence({ status }, false);
+    if (presence) tellPresence(ctx, userId, presence, this.#platform, true);
   }
 
   /**

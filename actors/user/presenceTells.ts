@@ -107,9 +107,11 @@ export class PresenceKeeper {
   /** A session set its presence (ignored when it does not fit, or for a session the user does not have). */
   sessionSet(command: SessionPresence): void {
     const presence = sessionPresenceOf(command);
-    if (presence && this.owner.hasSession(command.sessionId)) {
-      this.#after(this.#presences.set(command.sessionId, presence));
-    }
+    if (!presence || !this.owner.hasSession(command.sessionId)) return;
+    if (command.restored && this.#presences.sessions.has(command.sessionId)) return;
+    const before = JSON.stringify(this.#presences.sessions.get(command.sessionId));
+    const changed = this.#presences.set(command.sessionId, presence);
+    this.#after(changed, before !== JSON.stringify(presence));
   }
 
   /** A session ended (after its detach): the last one gone is offline even if this activation never heard a presence. */
@@ -128,11 +130,12 @@ export class PresenceKeeper {
     tellGuildPresence(this.owner.ctx, guildId, this.#presences.current);
   }
 
-  #after(presence: AggregatePresence | undefined): void {
+  /** Tells what changed: the public presence to guilds and friends; the sessions' own list to the user's sessions. */
+  #after(presence: AggregatePresence | undefined, sessionsChanged = true): void {
     if (presence !== undefined) {
       announcePresence(this.owner.ctx, this.owner.guildIds, this.owner.relationships() ?? {}, presence);
     }
-    if (this.owner.isUserAccount() && this.#presences.sessions.size > 0) {
+    if (sessionsChanged && this.owner.isUserAccount() && this.#presences.sessions.size > 0) {
       const dataJson = sessionsReplaceJson(this.#presences.sessions, this.#presences.current);
       this.owner.dispatch({ event: 'SESSIONS_REPLACE', dataJson, intent: 0 });
     }

@@ -235,6 +235,8 @@ export interface SessionPresence {
   activitiesJson: string;
   /** client_status key: desktop, mobile or web (from Identify properties). */
   platform: string;
+  /** A session taken over re-telling its stored status: ignored when the User actor still knows the session's. */
+  restored: boolean;
 }
 
 function createBaseUserCommand(): UserCommand {
@@ -4001,7 +4003,7 @@ export const ReadStateMessage: MessageFns<ReadStateMessage> = {
 };
 
 function createBaseSessionPresence(): SessionPresence {
-  return { sessionId: '', status: '', activitiesJson: '', platform: '' };
+  return { sessionId: '', status: '', activitiesJson: '', platform: '', restored: false };
 }
 
 export const SessionPresence: MessageFns<SessionPresence> = {
@@ -4017,6 +4019,9 @@ export const SessionPresence: MessageFns<SessionPresence> = {
     }
     if (message.platform !== '') {
       writer.uint32(34).string(message.platform);
+    }
+    if (message.restored !== false) {
+      writer.uint32(40).bool(message.restored);
     }
     return writer;
   },
@@ -4066,6 +4071,14 @@ export const SessionPresence: MessageFns<SessionPresence> = {
             message.platform = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.restored = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4092,6 +4105,7 @@ export const SessionPresence: MessageFns<SessionPresence> = {
           ? globalThis.String(object.activities_json)
           : '',
       platform: isSet(object.platform) ? globalThis.String(object.platform) : '',
+      restored: isSet(object.restored) ? globalThis.Boolean(object.restored) : false,
     };
   },
 
@@ -4109,6 +4123,9 @@ export const SessionPresence: MessageFns<SessionPresence> = {
     if (message.platform !== '') {
       obj.platform = message.platform;
     }
+    if (message.restored !== false) {
+      obj.restored = message.restored;
+    }
     return obj;
   },
 
@@ -4121,6 +4138,7 @@ export const SessionPresence: MessageFns<SessionPresence> = {
     message.status = object.status ?? '';
     message.activitiesJson = object.activitiesJson ?? '';
     message.platform = object.platform ?? '';
+    message.restored = object.restored ?? false;
     return message;
   },
 };
