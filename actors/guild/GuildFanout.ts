@@ -66,14 +66,20 @@ export class GuildFanout {
   /**
    * Sends `event` to sessions whose intents allow it and whose user passes `audience`. Sessions of
    * `alwaysUserId` get it regardless of intents (still subject to `audience`): as a second batch
-   * marked ungated (intent 0), since sessions filter by intent themselves; the payload is shared.
+   * marked ungated (intent 0), since sessions filter by intent themselves; the payload is shared. So do the
+   * sessions of users `exempt` names (user accounts for PRESENCE_UPDATE, which Discord gates for bots only).
    */
-  send(event: DispatchEvent, audience: (userId: string) => boolean = () => true, alwaysUserId = ''): void {
+  send(
+    event: DispatchEvent,
+    audience: (userId: string) => boolean = () => true,
+    alwaysUserId = '',
+    exempt?: (userId: string) => boolean,
+  ): void {
     const verdicts = new Map<string, boolean>();
     const targets: string[] = [];
     const own: string[] = [];
     for (const [sessionId, { userId, intents }] of this.#sessions) {
-      const always = userId === alwaysUserId && event.intent !== 0;
+      const always = (userId === alwaysUserId || exempt?.(userId) === true) && event.intent !== 0;
       if (!always && !allowsDispatch(intents, event.intent)) continue;
       let allowed = verdicts.get(userId);
       if (allowed === undefined) {

@@ -4,6 +4,7 @@ import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { requireMember } from './guildPermissions.js';
 import type { GuildState } from './GuildState.js';
+import { dispatchEvent } from './GuildFanout.js';
 
 /** A member's presence as others see it (not offline: offline members have none). */
 export interface PublicPresence {
@@ -20,6 +21,11 @@ function parsed(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** True when the member is a bot: GUILD_PRESENCES gates presences for bots; user accounts get them regardless. */
+export function isBotMember(state: GuildState, userId: string): boolean {
+  return state.members.get(userId)?.user['bot'] === true;
 }
 
 /** The PRESENCE_UPDATE / `presences` entry of one member in this guild. */
@@ -66,7 +72,13 @@ export function memberPresence(rt: GuildRuntime, command: MemberPresence): Guild
   } else {
     state.presences.set(userId, presence);
   }
-  rt.emit('PRESENCE_UPDATE', presenceJson(state.id, userId, presence), (other) => other !== userId);
+  const event = dispatchEvent('PRESENCE_UPDATE', presenceJson(state.id, userId, presence));
+  rt.fanout.send(
+    event,
+    (other) => other !== userId,
+    '',
+    (other) => !isBotMember(state, other),
+  );
   return emptyReply();
 }
 

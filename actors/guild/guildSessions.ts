@@ -10,7 +10,7 @@ import type {
 import { ValidationError } from '../../src/domain/errors.js';
 import { isSnowflake } from '../../src/domain/snowflake.js';
 import { GatewayIntent, hasIntent } from '../../src/domain/intents.js';
-import { onlinePresences } from './guildPresences.js';
+import { isBotMember, onlinePresences } from './guildPresences.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -79,7 +79,8 @@ export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<G
   }
   const intents = BigInt(command.intents || '0');
   await rt.subscriptions.subscribe(command.sessionId, command.userId, intents);
-  return jsonReply(guildCreatePayload(state, command.userId, hasIntent(intents, GatewayIntent.GUILD_PRESENCES)));
+  const presences = !isBotMember(state, command.userId) || hasIntent(intents, GatewayIntent.GUILD_PRESENCES);
+  return jsonReply(guildCreatePayload(state, command.userId, presences));
 }
 
 /**

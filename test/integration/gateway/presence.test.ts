@@ -68,6 +68,8 @@ describe('gateway presence', function () {
 
   it('tells users and GUILD_PRESENCES bots, not other bots, of a user coming online idle, dnd, invisible and gone', async () => {
     const { client: bobClient } = await identified(bob.token);
+    // A user account gets presences whatever its intents (Discord gates them for bots only).
+    const { client: bobNarrow } = await identified(bob.token, { intents: GUILDS });
     const { client: watching } = await identified(watcher.token, { intents: GUILDS | GUILD_PRESENCES });
     const { client: notWatching } = await identified(blind.token, {
       intents: GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT,
@@ -84,6 +86,7 @@ describe('gateway presence', function () {
     );
     assert.deepEqual(idle.d.client_status, { web: 'idle' });
     await watching.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(alice.id, 'idle'));
+    await bobNarrow.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(alice.id, 'idle'));
 
     aliceClient.send(3, { status: 'dnd', since: null, afk: false, activities: [] });
     await bobClient.waitForDispatch<Presence>('PRESENCE_UPDATE', ofUser(alice.id, 'dnd'));
