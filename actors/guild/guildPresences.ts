@@ -15,6 +15,14 @@ export interface PublicPresence {
 
 const PUBLIC_STATUSES = new Set(['online', 'idle', 'dnd', 'offline']);
 
+/**
+ * Above this many members a guild stops sending PRESENCE_UPDATE to user accounts (Discord's large_threshold for
+ * users, 250): in a big guild most connected members are not looking at it, and one status change per member
+ * would otherwise reach every session, a cost that grows with the square of the guild. Bots with GUILD_PRESENCES
+ * still get every update.
+ */
+export const LARGE_GUILD_MEMBERS = 250;
+
 function parsed(text: string): unknown {
   try {
     return parseJson(text);
@@ -73,12 +81,17 @@ export function memberPresence(rt: GuildRuntime, command: MemberPresence): Guild
     state.presences.set(userId, presence);
   }
   const event = dispatchEvent('PRESENCE_UPDATE', presenceJson(state.id, userId, presence));
-  rt.fanout.send(
-    event,
-    (other) => other !== userId,
-    '',
-    (other) => !isBotMember(state, other),
-  );
+  if (state.members.size > LARGE_GUILD_MEMBERS) {
+    // A large guild: user accounts are passive here (friends still hear through the User actor); bots by intent.
+    rt.fanout.send(event, (other) => other !== userId && isBotMember(state, other));
+  } else {
+    rt.fanout.send(
+      event,
+      (other) => other !== userId,
+      '',
+      (other) => !isBotMember(state, other),
+    );
+  }
   return emptyReply();
 }
 
