@@ -66,6 +66,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   channelAccess: sessions.channelAccess,
   subscribe: sessions.subscribe,
   unsubscribe: sessions.unsubscribe,
+  activateSession: sessions.activateSession,
   dispatch: sessions.dispatch,
   checkPermission: sessions.checkPermission,
   userChanged: sessions.userChanged,
@@ -122,9 +123,10 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     private readonly stores: Stores,
     subscriptions: SubscriptionStore,
     blobs: BlobRemover,
+    largeGuildMembers?: number,
   ) {
     super();
-    this.#rt = new GuildRuntime(ctx, stores, subscriptions, blobs);
+    this.#rt = new GuildRuntime(ctx, stores, subscriptions, blobs, largeGuildMembers);
   }
 
   /**

@@ -1,10 +1,13 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import { allowsDispatch, intentOf, type GatedEvent } from '../../src/domain/intents.js';
+import { passiveAudience, type GuildPassivity } from './passiveAudience.js';
 
 /** A session subscribed to the guild's dispatches. */
 export interface Subscription {
   readonly userId: string;
   readonly intents: bigint;
+  /** The session looks at the guild (it sent op 14 / 37): a large guild sends it every message and typing. */
+  active: boolean;
 }
 
 /**
@@ -23,14 +26,27 @@ export function dispatchEvent(event: GatedEvent, data: unknown): DispatchEvent {
 export class GuildFanout {
   readonly #sessions = new Map<string, Subscription>();
 
-  constructor(private readonly fanOut: (sessionIds: readonly string[], event: DispatchEvent) => void) {}
+  /** `passivity`: the guild's side of the passive-session rule (passiveAudience.ts); none: every session is active. */
+  constructor(
+    private readonly fanOut: (sessionIds: readonly string[], event: DispatchEvent) => void,
+    private readonly passivity?: GuildPassivity,
+  ) {}
 
   get size(): number {
     return this.#sessions.size;
   }
 
+  /** Subscribes a session (passive); a session subscribing again keeps its activity. */
   subscribe(sessionId: string, userId: string, intents: bigint): void {
-    this.#sessions.set(sessionId, { userId, intents });
+    const active = this.#sessions.get(sessionId)?.active === true;
+    this.#sessions.set(sessionId, { userId, intents, active });
+  }
+
+  /** Marks a subscribed session active (it looks at the guild); false when it is not subscribed. */
+  activate(sessionId: string): boolean {
+    const subscription = this.#sessions.get(sessionId);
+    if (subscription) subscription.active = true;
+    return subscription !== undefined;
   }
 
   unsubscribe(sessionId: string): void {
@@ -68,6 +84,8 @@ export class GuildFanout {
    * `alwaysUserId` get it regardless of intents (still subject to `audience`): as a second batch
    * marked ungated (intent 0), since sessions filter by intent themselves; the payload is shared. So do the
    * sessions of users `exempt` names (user accounts for PRESENCE_UPDATE, which Discord gates for bots only).
+   * In a large guild, messages, reactions and typing skip passive user sessions the event does not name
+   * (passiveAudience.ts); `alwaysUserId`'s sessions still get it.
    */
   send(
     event: DispatchEvent,
@@ -76,11 +94,21 @@ export class GuildFanout {
     exempt?: (userId: string) => boolean,
   ): void {
     const verdicts = new Map<string, boolean>();
+    const passive = this.passivity ? passiveAudience(event, this.passivity) : undefined;
+    const passiveVerdicts = new Map<string, boolean>();
     const targets: string[] = [];
     const own: string[] = [];
-    for (const [sessionId, { userId, intents }] of this.#sessions) {
+    for (const [sessionId, { userId, intents, active }] of this.#sessions) {
       const always = (userId === alwaysUserId || exempt?.(userId) === true) && event.intent !== 0;
       if (!always && !allowsDispatch(intents, event.intent)) continue;
+      if (passive && !active && userId !== alwaysUserId) {
+        let reached = passiveVerdicts.get(userId);
+        if (reached === undefined) {
+          reached = passive(userId);
+          passiveVerdicts.set(userId, reached);
+        }
+        if (!reached) continue;
+      }
       let allowed = verdicts.get(userId);
       if (allowed === undefined) {
         allowed = audience(userId);

@@ -14,6 +14,9 @@ import { GuildSubscriptions } from './GuildSubscriptions.js';
 import { canView } from './guildPermissions.js';
 import { channelJson } from './guildJson.js';
 
+/** Discord's large_threshold for user accounts; CHORUS_LARGE_GUILD_MEMBERS sets it. */
+export const DEFAULT_LARGE_GUILD_MEMBERS = 250;
+
 /** A `json` reply; the document is serialized here, once. */
 export function jsonReply(value: unknown): GuildReply {
   return { reply: { $case: 'json', json: { json: JSON.stringify(value) } } };
@@ -46,10 +49,20 @@ export class GuildRuntime {
     readonly stores: Stores,
     subscriptionStore: SubscriptionStore,
     private readonly blobs: BlobRemover,
+    /** Above this many members the guild is large: passive sessions, presences to bots only (config). */
+    readonly largeGuildMembers = DEFAULT_LARGE_GUILD_MEMBERS,
   ) {
-    this.fanout = new GuildFanout((ids, event) => {
-      ctx.fanOut(ids, event);
-    });
+    const member = (userId: string) => this.#state?.members.get(userId);
+    this.fanout = new GuildFanout(
+      (ids, event) => {
+        ctx.fanOut(ids, event);
+      },
+      {
+        large: () => (this.#state?.members.size ?? 0) > largeGuildMembers,
+        isBot: (userId) => member(userId)?.user['bot'] === true,
+        hasAnyRole: (userId, roleIds) => member(userId)?.roles.some((roleId) => roleIds.has(roleId)) === true,
+      },
+    );
     this.subscriptions = new GuildSubscriptions(this.fanout, subscriptionStore, ctx.key);
   }
 

@@ -1,7 +1,7 @@
 import type { GuildReply, GuildRequest, MemberPresence } from '../../proto/gen/chorus/v1/guild.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
+import { DEFAULT_LARGE_GUILD_MEMBERS, callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { requireMember } from './guildPermissions.js';
 import type { GuildState } from './GuildState.js';
 import { dispatchEvent } from './GuildFanout.js';
@@ -16,12 +16,12 @@ export interface PublicPresence {
 const PUBLIC_STATUSES = new Set(['online', 'idle', 'dnd', 'offline']);
 
 /**
- * Above this many members a guild stops sending PRESENCE_UPDATE to user accounts (Discord's large_threshold for
- * users, 250): in a big guild most connected members are not looking at it, and one status change per member
+ * Above this many members (rt.largeGuildMembers, CHORUS_LARGE_GUILD_MEMBERS, by default Discord's
+ * large_threshold for users, 250) a guild stops sending PRESENCE_UPDATE to user accounts: in a big guild most connected members are not looking at it, and one status change per member
  * would otherwise reach every session, a cost that grows with the square of the guild. Bots with GUILD_PRESENCES
  * still get every update.
  */
-export const LARGE_GUILD_MEMBERS = 250;
+export const LARGE_GUILD_MEMBERS = DEFAULT_LARGE_GUILD_MEMBERS;
 
 function parsed(text: string): unknown {
   try {
@@ -81,7 +81,7 @@ export function memberPresence(rt: GuildRuntime, command: MemberPresence): Guild
     state.presences.set(userId, presence);
   }
   const event = dispatchEvent('PRESENCE_UPDATE', presenceJson(state.id, userId, presence));
-  if (state.members.size > LARGE_GUILD_MEMBERS) {
+  if (state.members.size > rt.largeGuildMembers) {
     // A large guild: user accounts are passive here (friends still hear through the User actor); bots by intent.
     rt.fanout.send(event, (other) => other !== userId && isBotMember(state, other));
   } else {

@@ -1,4 +1,5 @@
 import type {
+  ActivateSession,
   ChannelAccess,
   GuildDispatch,
   GuildReply,
@@ -89,6 +90,15 @@ export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<G
  */
 export async function unsubscribe(rt: GuildRuntime, command: Unsubscribe): Promise<GuildReply> {
   await rt.subscriptions.unsubscribe([command.sessionId]);
+  return emptyReply();
+}
+
+/**
+ * activate_session (a session sent op 14 / 37 for this guild): from now on it gets every message and typing
+ * even when the guild is large; in memory only, so a re-activated guild sees it passive until its next op 14.
+ */
+export function activateSession(rt: GuildRuntime, command: ActivateSession): GuildReply {
+  rt.fanout.activate(command.sessionId);
   return emptyReply();
 }
 

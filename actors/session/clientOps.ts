@@ -134,6 +134,12 @@ async function requestGuildMembers(port: SessionPort, guildId: string, d: Body):
 /** Op 14 / 37: one GUILD_MEMBER_LIST_UPDATE SYNC for the requested sidebar ranges. */
 async function lazyRequest(port: SessionPort, guildId: string, channels: unknown): Promise<void> {
   if (!port.guildIds.has(guildId)) return;
+  // Any op 14 / 37 for the guild (lists, typing, threads, activities) says the client looks at it.
+  if (!port.caller.bot) {
+    port.ctx.tell('guild', guildId, {
+      command: { $case: 'activateSession', activateSession: { sessionId: port.ctx.key } },
+    });
+  }
   const ranges = requestedRanges(channels);
   if (ranges.length === 0) return;
   port.watchList(guildId, ranges);

@@ -132,6 +132,14 @@ const ActorsSchema = Type.Object({
     300_000,
     POSITIVE,
   ),
+  largeGuildMembers: integer(
+    {
+      env: 'CHORUS_LARGE_GUILD_MEMBERS',
+      description: 'a larger guild sends messages and typing to users after op 14 / 37, presences to bots',
+    },
+    250, // Discord's large_threshold for user accounts
+    POSITIVE,
+  ),
 });
 
 const ClusterSchema = Type.Object({

@@ -92,6 +92,23 @@ export const EVENT_INTENTS = {
   TYPING_START: both(GUILD_MESSAGE_TYPING, DIRECT_MESSAGE_TYPING),
 } as const satisfies Record<string, EventIntents>;
 
+/**
+ * The "non-stateful" channel events: in a large guild a user account's session gets them only while it looks at
+ * the guild (op 14 / 37), or when they name its user (GuildFanout); bots get them by intents. Every other guild
+ * event (channels, roles, members, the guild) keeps a client's state right, so everyone gets it.
+ */
+export const PASSIVE_SKIPPED_EVENTS: ReadonlySet<string> = new Set([
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+  'MESSAGE_REACTION_ADD',
+  'MESSAGE_REACTION_REMOVE',
+  'MESSAGE_REACTION_REMOVE_ALL',
+  'MESSAGE_REACTION_REMOVE_EMOJI',
+  'TYPING_START',
+]);
+
 /** A dispatch that an intent gates. */
 export type GatedEvent = keyof typeof EVENT_INTENTS;
 

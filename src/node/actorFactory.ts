@@ -49,7 +49,7 @@ export function actorFactory(
     let actor: Actor<never, unknown>;
     switch (kind) {
       case 'guild':
-        actor = new GuildActor(ctx, ports, live.subscriptions, blobs);
+        actor = new GuildActor(ctx, ports, live.subscriptions, blobs, config.actors.largeGuildMembers);
         break;
       case 'channel':
         actor = new ChannelActor(ctx, ports, blobs);

@@ -40,6 +40,7 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_IDENTIFY_TIMEOUT_MS: ['0', /an integer >= 1/],
   CHORUS_MAILBOX_CAPACITY: ['0', /an integer >= 1/],
   CHORUS_IDLE_TIMEOUT_MS: ['ten', /an integer >= 1/],
+  CHORUS_LARGE_GUILD_MEMBERS: ['0', /an integer >= 1/],
   CHORUS_ASK_DEADLINE_MS: ['0', /an integer >= 1/],
   CHORUS_VNODES: ['0', /an integer >= 1/],
   CHORUS_MODE: ['solo', /one of embedded, cluster/],
@@ -108,7 +109,7 @@ describe('loadConfig', () => {
         sessionStartLimit: 1_000,
         identifyTimeoutMs: 20_000,
       },
-      actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000 },
+      actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
       cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128 },
       backend: {
         mode: 'embedded',

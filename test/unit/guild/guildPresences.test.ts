@@ -23,7 +23,11 @@ function guildOf(memberCount: number): { rt: GuildRuntime; sent: Sent[] } {
       sent.push({ audience, exempt });
     },
   };
-  const rt = { state: { id: 'g', members, presences: new Map() }, fanout } as unknown as GuildRuntime;
+  const rt = {
+    state: { id: 'g', members, presences: new Map() },
+    fanout,
+    largeGuildMembers: LARGE_GUILD_MEMBERS,
+  } as unknown as GuildRuntime;
   return { rt, sent };
 }
 

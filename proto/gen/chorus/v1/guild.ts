@@ -111,7 +111,12 @@ export interface GuildCommand {
     /** User -> Guild (tell): a member's public presence changed; kept in memory, PRESENCE_UPDATE fanned out. */
     | { $case: 'memberPresence'; memberPresence: MemberPresence } //
     /** Session -> Guild (members): the presences of the members who are not offline (op 8 presences, op 14 groups). */
-    | { $case: 'listPresences'; listPresences: GuildRequest }
+    | { $case: 'listPresences'; listPresences: GuildRequest } //
+    /**
+     * Session -> Guild (tell): the session looks at the guild (op 14 / 37); a large guild sends it messages and
+     * typing from now on (until it unsubscribes), not only those that name its user.
+     */
+    | { $case: 'activateSession'; activateSession: ActivateSession }
     | undefined;
 }
 
@@ -228,6 +233,10 @@ export interface Unsubscribe {
 }
 
 /** Channel -> Guild (tell): dispatch an event to subscribed sessions that may see it. */
+export interface ActivateSession {
+  sessionId: string;
+}
+
 export interface GuildDispatch {
   event?: DispatchEvent | undefined;
   /** When set, only sessions whose user has VIEW_CHANNEL on it receive the event. */
@@ -587,6 +596,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'listPresences':
         GuildRequest.encode(message.command.listPresences, writer.uint32(730).fork()).join();
+        break;
+      case 'activateSession':
+        ActivateSession.encode(message.command.activateSession, writer.uint32(738).fork()).join();
         break;
     }
     return writer;
@@ -1274,6 +1286,17 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             }
 
             message.command = { $case: 'listPresences', listPresences: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 92: {
+            if (tag !== 738) {
+              break;
+            }
+
+            message.command = {
+              $case: 'activateSession',
+              activateSession: ActivateSession.decode(reader, reader.uint32()),
+            };
             continue;
           }
         }
@@ -2666,7 +2689,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                       object.list_presences,
                                                                                                                                                                                                                                                                                                                     ),
                                                                                                                                                                                                                                                                                                                 }
-                                                                                                                                                                                                                                                                                                              : undefined,
+                                                                                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                                                                                    object.activateSession,
+                                                                                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                                                                                      'activateSession',
+                                                                                                                                                                                                                                                                                                                    activateSession:
+                                                                                                                                                                                                                                                                                                                      ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                        object.activateSession,
+                                                                                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                                                                                      object.activate_session,
+                                                                                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                                                                                        'activateSession',
+                                                                                                                                                                                                                                                                                                                      activateSession:
+                                                                                                                                                                                                                                                                                                                        ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                          object.activate_session,
+                                                                                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                                                                  : undefined,
     };
   },
 
@@ -2824,6 +2869,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.memberPresence = MemberPresence.toJSON(message.command.memberPresence);
     } else if (message.command?.$case === 'listPresences') {
       obj.listPresences = GuildRequest.toJSON(message.command.listPresences);
+    } else if (message.command?.$case === 'activateSession') {
+      obj.activateSession = ActivateSession.toJSON(message.command.activateSession);
     }
     return obj;
   },
@@ -3430,6 +3477,15 @@ export const GuildCommand: MessageFns<GuildCommand> = {
           message.command = {
             $case: 'listPresences',
             listPresences: GuildRequest.fromPartial(object.command.listPresences),
+          };
+        }
+        break;
+      }
+      case 'activateSession': {
+        if (object.command?.activateSession !== undefined && object.command?.activateSession !== null) {
+          message.command = {
+            $case: 'activateSession',
+            activateSession: ActivateSession.fromPartial(object.command.activateSession),
           };
         }
         break;
@@ -5196,6 +5252,79 @@ export const Unsubscribe: MessageFns<Unsubscribe> = {
   },
   fromPartial(object: DeepPartial<Unsubscribe>): Unsubscribe {
     const message = createBaseUnsubscribe();
+    message.sessionId = object.sessionId ?? '';
+    return message;
+  },
+};
+
+function createBaseActivateSession(): ActivateSession {
+  return { sessionId: '' };
+}
+
+export const ActivateSession: MessageFns<ActivateSession> = {
+  encode(message: ActivateSession, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== '') {
+      writer.uint32(10).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActivateSession {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActivateSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActivateSession {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+          ? globalThis.String(object.session_id)
+          : '',
+    };
+  },
+
+  toJSON(message: ActivateSession): unknown {
+    const obj: any = {};
+    if (message.sessionId !== '') {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ActivateSession>): ActivateSession {
+    return ActivateSession.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ActivateSession>): ActivateSession {
+    const message = createBaseActivateSession();
     message.sessionId = object.sessionId ?? '';
     return message;
   },
