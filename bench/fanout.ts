@@ -17,11 +17,17 @@ export interface BenchSocket {
 
 const CONTENT = /"content":"(fan [0-9]+)"/;
 
-/** Opens a gateway socket; with a token it identifies (Chorus) and resolves on READY, else on open. */
+/**
+ * Opens a gateway socket; with a token it identifies (Chorus) and resolves on READY, else on open. With
+ * `lookAtGuild` the session sends op 14 for that guild after READY, as a client showing it does: in a large
+ * guild only such active sessions (and bots, and the users a message names) get every message.
+ * Closing sends 1000, which ends the session at once (rather than leaving it to its resume window).
+ */
 export function openSocket(
   url: string,
   token: string | undefined,
   onMessage: (content: string) => void,
+  lookAtGuild?: string,
 ): Promise<BenchSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
@@ -61,10 +67,13 @@ export function openSocket(
           );
         }
       } else if (frame.t === 'READY') {
+        if (lookAtGuild !== undefined) {
+          socket.send(JSON.stringify({ op: 14, d: { guild_id: lookAtGuild, typing: true, activities: true } }));
+        }
         resolve({
           close: () => {
             clearInterval(heartbeat);
-            socket.close();
+            socket.close(1000);
           },
         });
       }

@@ -5,12 +5,16 @@ import { addMembers, createWorld } from './chorusSetup.js';
 import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
 import { closedLoopPosts, type LoadResult } from './httpLoad.js';
 import { clusterBench } from './clusterBench.js';
+import { passiveRow } from './passiveBench.js';
 import { startBaseline, startChorus, type ServerProcess } from './processes.js';
 import { rssBytes } from './stats.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5_000);
 const CLIENTS = [1, 10, 50];
 const SESSIONS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
+/** The passive row's guild: 10,000 members is the issue's figure; registering them takes minutes, so 2,000 by default. */
+const PASSIVE_MEMBERS = Number(process.env.BENCH_PASSIVE_MEMBERS ?? 2_000);
+const PASSIVE_SESSIONS = Number(process.env.BENCH_PASSIVE_SESSIONS ?? 1_000);
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
@@ -83,7 +87,8 @@ async function main(): Promise<void> {
           sessions,
           (() => {
             let index = 0;
-            return () => openSocket(gatewayUrl, (members[index++] ?? world.owner).token, onMessage);
+            // Every session looks at the guild (op 14): above 250 members passive ones would get no messages.
+            return () => openSocket(gatewayUrl, (members[index++] ?? world.owner).token, onMessage, world.guildId);
           })(),
         );
         rssAfter = await rssBytes(chorus.pid);
@@ -122,6 +127,28 @@ async function main(): Promise<void> {
     );
   }
   results.fanout = fanout;
+
+  const passive = await passiveRow({
+    baseUrl: chorus.baseUrl,
+    gatewayUrl,
+    world,
+    members,
+    guildMembers: PASSIVE_MEMBERS,
+    sessions: PASSIVE_SESSIONS,
+    messages: 20,
+    openMany: (count, open) => openMany(count, open),
+    send: (content) => post(chorus.baseUrl, channelPath, world.owner.token, content),
+  });
+  const bare = fanout.find((row) => row.sessions === PASSIVE_SESSIONS)?.baseline as { p99: number } | undefined;
+  const line = (name: string, run: typeof passive.allActive) =>
+    `  ${name}: ${run.activeSessions} active | frames/message ${fmt(run.framesPerMessage, 0)} | p50 ${fmt(run.p50, 2)} ms p99 ${fmt(run.p99, 2)} ms (missing ${run.missing})`;
+  console.log(
+    `\nLarge guild, passive sessions: ${passive.guildMembers} members${passive.guildMembers < 10_000 ? ' (not 10,000: BENCH_PASSIVE_MEMBERS=10000 for the full size, registration takes minutes)' : ''}, ${passive.sessions} connected user sessions` +
+      `\n${line('all active', passive.allActive)}\n${line('90% passive', passive.passive)}` +
+      `\n  bare baseline at ${PASSIVE_SESSIONS} sockets: frames/message ${PASSIVE_SESSIONS} | p99 ${fmt(bare?.p99 ?? NaN, 2)} ms` +
+      ` | frames ratio passive/all-active ${fmt(passive.passive.framesPerMessage / passive.allActive.framesPerMessage, 2)}`,
+  );
+  results.passive = { ...passive, baselineP99: bare?.p99 ?? null };
   await chorus.stop();
   await baseline.stop();
 
