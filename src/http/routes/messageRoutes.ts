@@ -99,7 +99,7 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       deps,
       (ctx, caller) => {
         refuseBots(caller); // read states are kept for people only
-        const body = { ...(JSON.parse(bodyFor(ctx, 'MessageAcknowledgeSchema')) as object) };
+        const body = validBody(ctx, 'MessageAcknowledgeSchema');
         const messageId = snowflakeParam(ctx, 'message_id');
         return {
           $case: 'acknowledge',

@@ -27,6 +27,14 @@ describe('import arrows lint', function () {
     assert.equal(errors.length, 1);
   });
 
+  it('reports the contract importing the edge', async () => {
+    const errors = await arrowErrorsFor(
+      'src/contract/arrowFixture.ts',
+      "import { validBody } from '../http/routeKit.js';\nexport const read = validBody;\n",
+    );
+    assert.equal(errors.length, 1);
+  });
+
   it('accepts an edge route importing the cluster router and the domain', async () => {
     const errors = await arrowErrorsFor(
       'src/http/routes/arrowFixture.ts',
