@@ -35,4 +35,9 @@ export interface ActorContext extends ActorMessenger {
   tellSelfAfter(delayMs: number, command: CommandOf<ActorKind>): () => void;
   /** Asks the host to stop this actor once its current turn ends. */
   stopSelf(): void;
+  /**
+   * Stops this activation now: it learned it was deposed (a write refused as stale). Messages waiting
+   * for it are refused with WrongOwnerError, so their senders route them to the owner again.
+   */
+  evictSelf(): void;
 }

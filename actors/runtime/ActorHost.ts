@@ -106,9 +106,13 @@ export class ActorHost {
     const id = `${kind}:${key}`;
     const activation = this.#activations.get(id);
     if (!activation || (epoch !== undefined && activation.lease.epoch !== epoch)) return false;
+    this.#evict(id, activation);
+    return true;
+  }
+
+  #evict(id: string, activation: Activation): void {
     activation.mailbox.rejectAll(new WrongOwnerError(`${id} is no longer owned by this node`));
     void this.#stop(id, activation);
-    return true;
   }
 
   /** Passivates every idle actor that allows it; returns how many stopped. */
@@ -231,6 +235,10 @@ export class ActorHost {
       stopSelf: () => {
         const activation = this.#activations.get(id);
         if (activation?.timers === timers) queueMicrotask(() => void this.#stopWhenIdle(id, activation));
+      },
+      evictSelf: () => {
+        const activation = this.#activations.get(id);
+        if (activation?.timers === timers) this.#evict(id, activation);
       },
     };
   }

@@ -38,7 +38,9 @@ export class DurableSession {
     private readonly store: SessionStore,
     private readonly options: DurableSessionOptions,
   ) {
-    this.journal = new SessionJournal(store, ctx.key, options.resumeBufferSize);
+    this.journal = new SessionJournal(store, ctx.key, options.resumeBufferSize, (error) => {
+      this.#deposed(error);
+    });
   }
 
   /** The record as it would be saved now. */
@@ -67,8 +69,24 @@ export class DurableSession {
   async persist(): Promise<void> {
     const identity = this.identity;
     if (!identity) return;
-    await this.journal.flush(this.ttlMs());
-    await this.store.save(this.ctx.key, this.record(identity), this.ttlMs());
+    try {
+      await this.journal.flush(this.ttlMs());
+      await this.store.save(this.ctx.key, this.record(identity), this.ttlMs());
+    } catch (error) {
+      this.#deposed(error);
+      throw error;
+    }
+  }
+
+  /**
+   * A write refused because this activation was deposed (its lease lapsed, or another activation wrote
+   * the session since): what it holds in memory is stale, so it goes now, refusing what waits in its
+   * mailbox; the senders route those again to the owner, which loads the session as stored.
+   */
+  #deposed(error: unknown): void {
+    if (toAppError(error).kind !== 'moved') return;
+    this.ctx.log.warn('session_deposed', { err: toAppError(error).message });
+    this.ctx.evictSelf();
   }
 
   /** persist, logging a failure (the write is an improvement, not a promise made to the client). */
@@ -93,8 +111,11 @@ export class DurableSession {
         return result;
       },
       (error) => {
+        if (toAppError(error).kind === 'moved') {
+          this.#deposed(error);
+          throw error; // the sender re-routes the event to the owner
+        }
         this.unwritten(error);
-        if (toAppError(error).kind === 'moved') throw error;
         return result;
       },
     );

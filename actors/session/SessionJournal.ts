@@ -16,11 +16,15 @@ export class SessionJournal {
   /** The sequence (and floor) the store has; a flush is due when they moved. */
   #savedSeq = 0;
   #savedFloor = 0;
+  /** The record's seq as the store last had it from this activation: each write is conditional on it. */
+  #storedSeq = 0;
 
+  /** `refusedLate`: a write applied on call was refused (another activation of the session wrote). */
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
     private readonly maxFrames: number,
+    private readonly refusedLate: (error: unknown) => void,
   ) {
     this.#buffer = new ResumeBuffer(maxFrames);
   }
@@ -68,6 +72,7 @@ export class SessionJournal {
     }
     this.#savedSeq = this.#seq;
     this.#savedFloor = this.#buffer.floor;
+    this.#storedSeq = stored.record.seq;
   }
 
   /** Kept frames after `seq`, in order; undefined when `seq` is outside what can be replayed. */
@@ -79,6 +84,7 @@ export class SessionJournal {
   noteSaved(seq: number, floor: number): void {
     this.#savedSeq = Math.max(this.#savedSeq, seq);
     this.#savedFloor = floor;
+    this.#storedSeq = seq;
   }
 
   /** True when frames or the sequence moved since the last flush. */
@@ -110,10 +116,12 @@ export class SessionJournal {
     const seq = this.#seq;
     const floor = this.#buffer.floor;
     this.#unsaved = [];
-    const write = this.store.addFrames(this.sessionId, frames, { seq, floor, maxFrames: this.maxFrames, ttlMs });
+    const after = this.#storedSeq;
+    const write = this.store.addFrames(this.sessionId, frames, { seq, floor, maxFrames: this.maxFrames, ttlMs, after });
     if (this.store.writesApplyOnCall) {
-      // Applied already, and it cannot fail (an in-process store): go on now rather than a turn of the
-      // event loop later, so a fan-out's first frames leave before its last sessions wrote theirs.
+      // Applied already (an in-process store): go on now rather than a turn of the event loop later,
+      // so a fan-out's first frames leave before its last sessions wrote theirs.
+      write.catch(this.refusedLate);
       this.#saved(seq, floor);
       return Promise.resolve(written());
     }
@@ -132,5 +140,6 @@ export class SessionJournal {
   #saved(seq: number, floor: number): void {
     this.#savedSeq = Math.max(this.#savedSeq, seq);
     this.#savedFloor = floor;
+    this.#storedSeq = seq;
   }
 }

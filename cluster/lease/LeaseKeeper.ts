@@ -140,16 +140,25 @@ export class LeaseKeeper implements ActivationGuard {
 
   async assertCommittable(kind: ActorKind, key: string, epoch: number): Promise<void> {
     const actorKey = `${kind}:${key}`;
+    const held = this.#assertFresh(actorKey, epoch);
+    if (!(await this.deps.table.check(actorKey, this.deps.nodeId, epoch))) {
+      this.#lose(held, 'taken');
+      throw this.#refuse(actorKey, epoch, 'taken over');
+    }
+    // Again after the round trip: a process paused while the answer waited would otherwise write
+    // after its lease lapsed, on the strength of an answer that was true seconds ago.
+    this.#assertFresh(actorKey, epoch);
+  }
+
+  /** The lease as held now, by this epoch and surely not lapsed by this node's own clock. */
+  #assertFresh(actorKey: string, epoch: number): Held {
     const held = this.#held.get(actorKey);
     if (held?.epoch !== epoch) throw this.#refuse(actorKey, epoch, 'not held');
     if (this.#clock.now() > held.validUntil || this.#detached()) {
       this.#lose(held, 'expired');
       throw this.#refuse(actorKey, epoch, 'may have lapsed');
     }
-    if (!(await this.deps.table.check(actorKey, this.deps.nodeId, epoch))) {
-      this.#lose(held, 'taken');
-      throw this.#refuse(actorKey, epoch, 'taken over');
-    }
+    return held;
   }
 
   /** A refused commit is logged (stable event name), so a deposed owner's stale write is observable. */

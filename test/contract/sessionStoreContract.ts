@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { BufferedFrame, SessionRecord, SessionStore } from '../../actors/runtime/ports/sessionStore.js';
+import { WrongOwnerError } from '../../src/domain/errors.js';
 
 /** A session store under test, and a way to let time pass for its expiry. */
 export interface SessionStoreFixture {
@@ -118,6 +119,28 @@ export function sessionStoreContract(create: () => Promise<SessionStoreFixture>)
     await store.addFrames(id, [frame(2)], { seq: 2, floor: 1, maxFrames: 10, ttlMs: TTL });
     await store.touch(id, TTL);
     assert.equal(await store.load(id), undefined);
+  });
+
+  it('refuses frames written after another activation moved the session on, keeping its frames', async () => {
+    const id = aSessionId();
+    await store.save(id, aSessionRecord(), TTL);
+    await store.addFrames(id, [frame(2)], { seq: 2, floor: 1, maxFrames: 10, ttlMs: TTL, after: 1 });
+    // A deposed activation that last saw seq 1 numbers its own frame 2: refused, the successor's stays.
+    await assert.rejects(
+      store.addFrames(id, [{ seq: 2, frame: 'stale' }], { seq: 2, floor: 1, maxFrames: 10, ttlMs: TTL, after: 1 }),
+      WrongOwnerError,
+    );
+    const loaded = await store.load(id);
+    assert.deepEqual(loaded?.frames, [frame(2)]);
+    assert.equal(loaded?.record.seq, 2);
+  });
+
+  it('refuses a record save whose seq is below the stored one', async () => {
+    const id = aSessionId();
+    await store.save(id, aSessionRecord(), TTL);
+    await store.addFrames(id, frames(2, 3), { seq: 3, floor: 1, maxFrames: 10, ttlMs: TTL, after: 1 });
+    await assert.rejects(store.save(id, aSessionRecord({ seq: 2 }), TTL), WrongOwnerError);
+    assert.equal((await store.load(id))?.record.seq, 3);
   });
 
   it('forgets a session its ttl after the last write', async () => {

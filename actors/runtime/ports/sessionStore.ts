@@ -60,6 +60,12 @@ export interface FrameProgress {
   readonly maxFrames: number;
   /** Everything of the session lives this long from now. */
   readonly ttlMs: number;
+  /**
+   * The record's `seq` as this writer last wrote or loaded it. When the stored seq differs, another
+   * activation of the session wrote meanwhile (this one was deposed, e.g. paused past its lease): the
+   * write is refused with WrongOwnerError, so its frames cannot take numbers the successor handed out.
+   */
+  readonly after?: number;
 }
 
 /**
@@ -74,7 +80,10 @@ export interface SessionStore {
    * waiting for the promise. A store across a network, or fenced, never says so.
    */
   readonly writesApplyOnCall?: boolean;
-  /** Replaces the session's record; the record and the frames then live `ttlMs` from now. */
+  /**
+   * Replaces the session's record; the record and the frames then live `ttlMs` from now. Refused with
+   * WrongOwnerError when the stored seq is above the record's (a deposed activation's late write).
+   */
   save(sessionId: string, record: SessionRecord, ttlMs: number): Promise<void>;
   /**
    * Appends frames (ascending seq, above every kept one), sets the record's seq and floor, trims to

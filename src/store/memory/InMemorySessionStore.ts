@@ -6,6 +6,7 @@ import type {
   StoredSession,
 } from '../../../actors/runtime/ports/sessionStore.js';
 import { systemClock, type Clock } from '../../domain/Clock.js';
+import { WrongOwnerError } from '../../domain/errors.js';
 
 interface Entry {
   record: SessionRecord;
@@ -23,13 +24,21 @@ const SWEEP_EVERY = 1024;
 /** What every write answers: one settled promise, not one per frame written. */
 const DONE: Promise<void> = Promise.resolve();
 
+/** The refusal of a write based on what another activation has overwritten since. */
+function staleWrite(sessionId: string): Promise<void> {
+  return Promise.reject(new WrongOwnerError(`session:${sessionId} was written by another activation`));
+}
+
 /**
  * Sessions in this process (embedded mode, unit tests): the semantics of RedisSessionStore with
  * expiry read from an injected clock. In embedded mode every actor runs in this process, so this keeps
  * a session across passivation and eviction exactly as long as the process lives.
  */
 export class InMemorySessionStore implements SessionStore {
-  /** Every write is applied synchronously: sessions need not wait a turn of the event loop to push. */
+  /**
+   * Every write is applied (or refused) synchronously: sessions need not wait a turn of the event loop
+   * to push. A refusal needs two activations of one session, which one process never has at once.
+   */
   readonly writesApplyOnCall = true;
   readonly #sessions = new Map<string, Entry>();
   #writes = 0;
@@ -39,6 +48,7 @@ export class InMemorySessionStore implements SessionStore {
   save(sessionId: string, record: SessionRecord, ttlMs: number): Promise<void> {
     const now = this.clock.now();
     const entry = this.#live(sessionId, now);
+    if (entry && entry.seq > record.seq) return staleWrite(sessionId);
     if (entry) {
       entry.record = record;
       entry.seq = record.seq;
@@ -56,6 +66,7 @@ export class InMemorySessionStore implements SessionStore {
     const now = this.clock.now();
     const entry = this.#live(sessionId, now);
     if (!entry) return DONE; // ended or expired: nothing to resume any more
+    if (progress.after !== undefined && entry.seq !== progress.after) return staleWrite(sessionId);
     for (const frame of frames) entry.frames.push(frame);
     const excess = entry.frames.length - entry.head - Math.max(0, progress.maxFrames);
     if (excess > 0) entry.head += excess;

@@ -5,26 +5,36 @@ import type {
   SessionStore,
   StoredSession,
 } from '../../../actors/runtime/ports/sessionStore.js';
+import { WrongOwnerError } from '../../domain/errors.js';
 import type { RedisConnection } from './connectRedis.js';
 import { RedisBatch } from './RedisBatch.js';
 import { assertNoClientPrefix, RedisScript } from './redisScript.js';
 
-// KEYS: record hash, frames list. ARGV: ttl, then field/value pairs. Replaces the record.
+/** What a script answers when the session was written by another activation meanwhile. */
+const STALE = -1;
+
+// KEYS: record hash, frames list. ARGV: ttl, seq, then field/value pairs. Replaces the record, unless
+// the stored seq is above this one (a deposed activation's late write).
 const SAVE = new RedisScript(
   'chorusSessionSave',
-  `redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+  `local stored = tonumber(redis.call('HGET', KEYS[1], 'seq'))
+if stored and stored > tonumber(ARGV[2]) then return ${STALE} end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return 1`,
 );
 
-// KEYS: record hash, frames list. ARGV: ttl, maxFrames, seq, floor, then "seq frame" items.
-// A session that is gone (ended, expired) stays gone: a late write must not bring back half of it.
+// KEYS: record hash, frames list. ARGV: ttl, maxFrames, seq, floor, after ('' = any), then "seq frame"
+// items. A session that is gone (ended, expired) stays gone: a late write must not bring back half of
+// it. A write based on a seq the store no longer has is refused (another activation wrote since).
 const ADD_FRAMES = new RedisScript(
   'chorusSessionAddFrames',
-  `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for first = 5, #ARGV, 1000 do
+  `local stored = redis.call('HGET', KEYS[1], 'seq')
+if not stored then return 0 end
+if ARGV[5] ~= '' and stored ~= ARGV[5] then return ${STALE} end
+for first = 6, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
 local keep = tonumber(ARGV[2])
@@ -72,13 +82,27 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, record: SessionRecord, ttlMs: number): Promise<void> {
-    await this.#batch.script(SAVE, this.#keys(sessionId), [ttlOf(ttlMs), ...fieldsOf(record)]);
+    const reply = await this.#batch.script(SAVE, this.#keys(sessionId), [
+      ttlOf(ttlMs),
+      record.seq,
+      ...fieldsOf(record),
+    ]);
+    if (reply === STALE) throw staleWrite(sessionId);
   }
 
   async addFrames(sessionId: string, frames: readonly BufferedFrame[], progress: FrameProgress): Promise<void> {
     const items = frames.map((frame) => `${frame.seq} ${frame.frame}`);
-    const args = [ttlOf(progress.ttlMs), Math.max(0, progress.maxFrames), progress.seq, progress.floor, ...items];
-    await this.#batch.script(ADD_FRAMES, this.#keys(sessionId), args);
+    const after = progress.after ?? '';
+    const args = [
+      ttlOf(progress.ttlMs),
+      Math.max(0, progress.maxFrames),
+      progress.seq,
+      progress.floor,
+      after,
+      ...items,
+    ];
+    const reply = await this.#batch.script(ADD_FRAMES, this.#keys(sessionId), args);
+    if (reply === STALE) throw staleWrite(sessionId);
   }
 
   async load(sessionId: string): Promise<StoredSession | undefined> {
@@ -109,6 +133,10 @@ export class RedisSessionStore implements SessionStore {
     const record = `${this.#prefix}{${sessionId}}`;
     return [record, `${record}:frames`];
   }
+}
+
+function staleWrite(sessionId: string): WrongOwnerError {
+  return new WrongOwnerError(`session:${sessionId} was written by another activation`);
 }
 
 /** PEXPIRE needs a positive integer. */

@@ -131,6 +131,10 @@ class SlowGuildContext implements ActorContext {
     throw new Error('unexpected stop');
   }
 
+  evictSelf(): void {
+    throw new Error('unexpected eviction');
+  }
+
   /** Waits for the channel's next channel_access ask and answers it. */
   async answer(version: number): Promise<void> {
     if (this.pending.length === 0) await new Promise<void>((resolve) => (this.#onAsk = resolve));

@@ -56,6 +56,10 @@ class ChannelContext implements ActorContext {
     throw new Error('unexpected stop');
   }
 
+  evictSelf(): void {
+    throw new Error('unexpected eviction');
+  }
+
   /** The MESSAGE_CREATE events told to the Guild, parsed. */
   messageCreates(): Record<string, unknown>[] {
     return this.told.flatMap(({ command }) => {

@@ -34,6 +34,8 @@ export class FakeContext implements ActorContext {
   readonly asked: { kind: ActorKind; key: string; command: unknown }[] = [];
   readonly timers: { delayMs: number; command: unknown }[] = [];
   stopped = false;
+  /** True once the session evicted itself (a write refused as stale). */
+  evicted = false;
   bot = false;
   guildIds = [GUILD_A, GUILD_B];
   revoked = false;
@@ -60,6 +62,10 @@ export class FakeContext implements ActorContext {
   }
   stopSelf(): void {
     this.stopped = true;
+  }
+
+  evictSelf(): void {
+    this.evicted = true;
   }
 
   /** Frames pushed to a socket, parsed. */

@@ -52,14 +52,15 @@ class FencedStore implements SessionStore {
   }
 }
 
-async function identified(): Promise<{ store: FencedStore; session: SessionActor }> {
+const options = { resumeWindowMs: 60_000, resumeBufferSize: 10, tokenSecret: SECRET, gatewayUrl: 'ws://gw' };
+
+async function identified(): Promise<{ store: FencedStore; session: SessionActor; ctx: FakeContext }> {
   const ctx = new FakeContext();
   const store = new FencedStore(ctx.clock);
-  const options = { resumeWindowMs: 60_000, resumeBufferSize: 10, tokenSecret: SECRET, gatewayUrl: 'ws://gw' };
   const session = new SessionActor(ctx, options, store);
   await session.activate();
   await session.handle(identify);
-  return { store, session };
+  return { store, session, ctx };
 }
 
 describe('SessionActor deposed while it delivers', () => {
@@ -67,6 +68,22 @@ describe('SessionActor deposed while it delivers', () => {
     const { store, session } = await identified();
     store.refusal = new WrongOwnerError('session lease 3 may have lapsed');
     await assert.rejects(session.handle(dispatch), WrongOwnerError);
+  });
+
+  it('evicts itself and fails a dispatch once a successor activation wrote the session, keeping the successor frame', async () => {
+    const { store, session, ctx } = await identified();
+    // The successor (this one's node was paused past its lease) takes the session over and journals.
+    const successorCtx = new FakeContext();
+    const successor = new SessionActor(successorCtx, options, store);
+    await successor.activate();
+    await successor.handle({
+      command: { $case: 'dispatch', dispatch: { event: 'MESSAGE_CREATE', dataJson: '{"id":"2"}', intent: 0 } },
+    });
+    await assert.rejects(session.handle(dispatch), WrongOwnerError);
+    assert.equal(ctx.evicted, true, 'the deposed activation goes, so what waits for it is routed again');
+    const stored = await store.load(ctx.key);
+    assert.ok(stored?.frames.at(-1)?.frame.includes('"id":"2"'), 'the successor frame keeps its number');
+    assert.ok(!stored?.frames.some(({ frame }) => frame.includes('"id":"1"')), 'the deposed frame is not stored');
   });
 
   it('keeps a dispatch the store could not take for a passing reason, for the resume to write again', async () => {

@@ -181,6 +181,20 @@ describe('LeaseKeeper', () => {
     assert.equal(a.evicted.length, 2);
   });
 
+  it('refuses a write whose lease check was answered before a pause longer than the ttl', async () => {
+    const c = cluster();
+    const a = track(c.node('a:1@1'));
+    const epoch = await a.keeper.acquire('session', '1');
+    const check = c.table.check.bind(c.table);
+    c.table.check = async (...args) => {
+      const held = await check(...args); // true: the answer left the table before the pause
+      a.clock.advance(TTL * 2); // SIGSTOP while the answer waited in the socket
+      return held;
+    };
+    await assert.rejects(a.keeper.assertCommittable('session', '1', epoch), /may have lapsed/);
+    assert.deepEqual(a.evicted, [`session:1@${epoch}`]);
+  });
+
   it('evicts everything and activates nothing while its membership heartbeat is older than the ttl', async () => {
     const c = cluster();
     let heartbeatAge = 0;
