@@ -18,7 +18,7 @@ import * as membership from './guildMembership.js';
 import * as moderation from './guildModeration.js';
 import * as roles from './guildRoles.js';
 import * as sessions from './guildSessions.js';
-import { listPresences, memberPresence } from './guildPresences.js';
+import { listPresences, memberPresence, nodeLeft } from './guildPresences.js';
 import * as settings from './guildSettings.js';
 import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
@@ -72,6 +72,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   userChanged: sessions.userChanged,
   memberPresence,
   listPresences,
+  nodeLeft,
   getWidget: settings.getWidget,
   updateWidget: settings.updateWidget,
   getWidgetJson: settings.getWidgetJson,

@@ -1,5 +1,7 @@
+import type { NodeLeft } from '../../proto/gen/chorus/v1/common.js';
 import type { GuildReply, GuildRequest, MemberPresence } from '../../proto/gen/chorus/v1/guild.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
+import { ActorKind } from '../runtime/ActorKind.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { DEFAULT_LARGE_GUILD_MEMBERS, callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { requireMember } from './guildPermissions.js';
@@ -120,6 +122,23 @@ export function widgetPresences(state: GuildState): { members: Record<string, un
     });
   }
   return { members, presence_count: count };
+}
+
+/**
+ * node_left (from this node's router): a node left the cluster. Each session of a member shown online
+ * hears it: one whose socket that node held detaches, and one whose actor died there is re-activated by
+ * the tell (from the session store) and detaches too. Either ends after the resume window unless its
+ * client resumes, and the member's User actor then says offline. Nobody else would wake those sessions
+ * in a quiet guild, and the member would stay online here forever.
+ */
+export function nodeLeft(rt: GuildRuntime, command: NodeLeft): GuildReply {
+  if (!rt.exists) return emptyReply();
+  for (const userId of rt.state.presences.keys()) {
+    for (const sessionId of rt.fanout.sessionsOf(userId)) {
+      rt.ctx.tell(ActorKind.Session, sessionId, { command: { $case: 'nodeLeft', nodeLeft: command } });
+    }
+  }
+  return emptyReply();
 }
 
 /** list_presences (members): every member's presence that is not offline, as PRESENCE_UPDATE carries it. */

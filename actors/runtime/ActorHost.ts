@@ -82,6 +82,15 @@ export class ActorHost {
     return this.#activations.get(`${kind}:${key}`)?.state === 'active';
   }
 
+  /** Keys of this kind's actors active here (for a notice every one of them must hear, e.g. a node left). */
+  activeKeys(kind: ActorKind): string[] {
+    const keys: string[] = [];
+    for (const activation of this.#activations.values()) {
+      if (activation.kind === kind && activation.state === 'active') keys.push(activation.key);
+    }
+    return keys;
+  }
+
   /** Request-reply to a local actor. */
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
     if (this.#closing && !this.#activations.has(`${kind}:${key}`)) return Promise.reject(this.#closed(kind, key));

@@ -158,6 +158,19 @@ export class DurableSession {
     });
   }
 
+  /**
+   * The edge node holding the socket left the cluster (it died or stopped): the socket went with it,
+   * so the session detaches now and waits out the resume window like one whose client disconnected.
+   * Should the node only have dropped out of the view for a moment, its client is asked to resume.
+   */
+  async edgeLeft(nodeId: string): Promise<void> {
+    const socket = this.socket;
+    if (socket?.nodeId !== nodeId) return;
+    this.closeSocket(socket);
+    this.detach(this.ctx.clock.now());
+    await this.persistOrWarn(); // a node taking the session over must know the socket is gone
+  }
+
   /** True when detached for the whole resume window. */
   get expired(): boolean {
     if (this.socket !== undefined || this.detachedAt === undefined) return false;
@@ -214,16 +227,26 @@ export class DurableSession {
     this.ctx.pushFrames(socket.nodeId, socket.socketId, [RECONNECT_FRAME], CLOSE_RESUMABLE);
   }
 
-  /** How long the store keeps the session from now: the resume window, counted from the detach if any. */
+  /**
+   * How long the store keeps the session from now: the resume window, counted from the detach if any.
+   * An attached session is kept a keep-alive period longer: if its node dies right before a keep-alive,
+   * the record still outlives a whole resume window, for the client's Resume or a take-over.
+   */
   ttlMs(): number {
-    if (this.socket || this.detachedAt === undefined) return this.options.resumeWindowMs;
+    if (this.socket) return this.options.resumeWindowMs + this.#keepAliveMs();
+    if (this.detachedAt === undefined) return this.options.resumeWindowMs;
     return Math.max(1, this.detachedAt + this.options.resumeWindowMs - this.ctx.clock.now());
   }
 
   #armKeepAlive(): void {
     this.#cancelKeepAlive?.();
-    this.#cancelKeepAlive = this.ctx.tellSelfAfter(Math.max(1, Math.floor(this.options.resumeWindowMs / 2)), {
+    this.#cancelKeepAlive = this.ctx.tellSelfAfter(this.#keepAliveMs(), {
       command: { $case: 'heartbeat', heartbeat: { seq: '0' } },
     });
+  }
+
+  /** How often an attached session extends its stored copy. */
+  #keepAliveMs(): number {
+    return Math.max(1, Math.floor(this.options.resumeWindowMs / 2));
   }
 }

@@ -105,6 +105,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     joinedGuild: ({ actor, identity }, { guildId }) => done(actor.#join(identity, guildId)),
     leftGuild: ({ actor }, { guildId }) => done(actor.#leave(guildId)),
     invalidate: ({ actor }, { reason }) => done(actor.#invalidate(reason)),
+    nodeLeft: ({ actor }, { nodeId }) => done(actor.#s.edgeLeft(nodeId)),
   };
 
   /**

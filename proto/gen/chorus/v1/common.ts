@@ -37,6 +37,11 @@ export interface DispatchEvent {
   intent: number;
 }
 
+/** System -> Session, Guild (tell): a node left the cluster's view (it died or stopped); sockets it held are gone. */
+export interface NodeLeft {
+  nodeId: string;
+}
+
 function createBaseCaller(): Caller {
   return { userId: '', bot: false, rights: '' };
 }
@@ -362,6 +367,79 @@ export const DispatchEvent: MessageFns<DispatchEvent> = {
     message.event = object.event ?? '';
     message.dataJson = object.dataJson ?? '';
     message.intent = object.intent ?? 0;
+    return message;
+  },
+};
+
+function createBaseNodeLeft(): NodeLeft {
+  return { nodeId: '' };
+}
+
+export const NodeLeft: MessageFns<NodeLeft> = {
+  encode(message: NodeLeft, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nodeId !== '') {
+      writer.uint32(10).string(message.nodeId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NodeLeft {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNodeLeft();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nodeId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NodeLeft {
+    return {
+      nodeId: isSet(object.nodeId)
+        ? globalThis.String(object.nodeId)
+        : isSet(object.node_id)
+          ? globalThis.String(object.node_id)
+          : '',
+    };
+  },
+
+  toJSON(message: NodeLeft): unknown {
+    const obj: any = {};
+    if (message.nodeId !== '') {
+      obj.nodeId = message.nodeId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<NodeLeft>): NodeLeft {
+    return NodeLeft.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<NodeLeft>): NodeLeft {
+    const message = createBaseNodeLeft();
+    message.nodeId = object.nodeId ?? '';
     return message;
   },
 };

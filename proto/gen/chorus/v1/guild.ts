@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Caller, DispatchEvent, Empty, Json } from './common.js';
+import { Caller, DispatchEvent, Empty, Json, NodeLeft } from './common.js';
 
 export const protobufPackage = 'chorus.v1';
 
@@ -116,7 +116,12 @@ export interface GuildCommand {
      * Session -> Guild (tell): the session looks at the guild (op 14 / 37); a large guild sends it messages and
      * typing from now on (until it unsubscribes), not only those that name its user.
      */
-    | { $case: 'activateSession'; activateSession: ActivateSession }
+    | { $case: 'activateSession'; activateSession: ActivateSession } //
+    /**
+     * System -> Guild (tell): a node left the cluster; the sessions of members shown online are told, so a
+     * member whose sockets died with it goes offline after the resume window.
+     */
+    | { $case: 'nodeLeft'; nodeLeft: NodeLeft }
     | undefined;
 }
 
@@ -599,6 +604,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'activateSession':
         ActivateSession.encode(message.command.activateSession, writer.uint32(738).fork()).join();
+        break;
+      case 'nodeLeft':
+        NodeLeft.encode(message.command.nodeLeft, writer.uint32(746).fork()).join();
         break;
     }
     return writer;
@@ -1297,6 +1305,14 @@ export const GuildCommand: MessageFns<GuildCommand> = {
               $case: 'activateSession',
               activateSession: ActivateSession.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 93: {
+            if (tag !== 746) {
+              break;
+            }
+
+            message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -2711,7 +2727,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                           object.activate_session,
                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                     }
-                                                                                                                                                                                                                                                                                                                  : undefined,
+                                                                                                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                                                                                                        object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                                                                                                          'nodeLeft',
+                                                                                                                                                                                                                                                                                                                        nodeLeft:
+                                                                                                                                                                                                                                                                                                                          NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                            object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                                                                                                          object.node_left,
+                                                                                                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                                                                                                            'nodeLeft',
+                                                                                                                                                                                                                                                                                                                          nodeLeft:
+                                                                                                                                                                                                                                                                                                                            NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                              object.node_left,
+                                                                                                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                                                                                      : undefined,
     };
   },
 
@@ -2871,6 +2909,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.listPresences = GuildRequest.toJSON(message.command.listPresences);
     } else if (message.command?.$case === 'activateSession') {
       obj.activateSession = ActivateSession.toJSON(message.command.activateSession);
+    } else if (message.command?.$case === 'nodeLeft') {
+      obj.nodeLeft = NodeLeft.toJSON(message.command.nodeLeft);
     }
     return obj;
   },
@@ -3487,6 +3527,12 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             $case: 'activateSession',
             activateSession: ActivateSession.fromPartial(object.command.activateSession),
           };
+        }
+        break;
+      }
+      case 'nodeLeft': {
+        if (object.command?.nodeLeft !== undefined && object.command?.nodeLeft !== null) {
+          message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.fromPartial(object.command.nodeLeft) };
         }
         break;
       }

@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { DispatchEvent, Empty } from './common.js';
+import { DispatchEvent, Empty, NodeLeft } from './common.js';
 
 export const protobufPackage = 'chorus.v1';
 
@@ -32,7 +32,12 @@ export interface SessionCommand {
      * cannot resume without a gap: it ends and closes its socket (op 7, then 4000); the client's Resume is
      * then refused with op 9 d:false and it identifies anew (DESIGN §8.7).
      */
-    | { $case: 'invalidate'; invalidate: Invalidate }
+    | { $case: 'invalidate'; invalidate: Invalidate } //
+    /**
+     * System or Guild -> Session (tell): a node left the cluster; a session whose socket it held detaches
+     * (its resume window starts), and one whose actor died there is re-activated by the tell itself.
+     */
+    | { $case: 'nodeLeft'; nodeLeft: NodeLeft }
     | undefined;
 }
 
@@ -139,6 +144,9 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       case 'invalidate':
         Invalidate.encode(message.command.invalidate, writer.uint32(82).fork()).join();
         break;
+      case 'nodeLeft':
+        NodeLeft.encode(message.command.nodeLeft, writer.uint32(90).fork()).join();
+        break;
     }
     return writer;
   },
@@ -236,6 +244,14 @@ export const SessionCommand: MessageFns<SessionCommand> = {
             message.command = { $case: 'invalidate', invalidate: Invalidate.decode(reader, reader.uint32()) };
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -276,7 +292,11 @@ export const SessionCommand: MessageFns<SessionCommand> = {
                               ? { $case: 'leftGuild', leftGuild: GuildLink.fromJSON(object.left_guild) }
                               : isSet(object.invalidate)
                                 ? { $case: 'invalidate', invalidate: Invalidate.fromJSON(object.invalidate) }
-                                : undefined,
+                                : isSet(object.nodeLeft)
+                                  ? { $case: 'nodeLeft', nodeLeft: NodeLeft.fromJSON(object.nodeLeft) }
+                                  : isSet(object.node_left)
+                                    ? { $case: 'nodeLeft', nodeLeft: NodeLeft.fromJSON(object.node_left) }
+                                    : undefined,
     };
   },
 
@@ -302,6 +322,8 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       obj.leftGuild = GuildLink.toJSON(message.command.leftGuild);
     } else if (message.command?.$case === 'invalidate') {
       obj.invalidate = Invalidate.toJSON(message.command.invalidate);
+    } else if (message.command?.$case === 'nodeLeft') {
+      obj.nodeLeft = NodeLeft.toJSON(message.command.nodeLeft);
     }
     return obj;
   },
@@ -369,6 +391,12 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       case 'invalidate': {
         if (object.command?.invalidate !== undefined && object.command?.invalidate !== null) {
           message.command = { $case: 'invalidate', invalidate: Invalidate.fromPartial(object.command.invalidate) };
+        }
+        break;
+      }
+      case 'nodeLeft': {
+        if (object.command?.nodeLeft !== undefined && object.command?.nodeLeft !== null) {
+          message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.fromPartial(object.command.nodeLeft) };
         }
         break;
       }
