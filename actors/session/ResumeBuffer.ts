@@ -1,5 +1,6 @@
 /**
- * The dispatch frames a session keeps so a client can resume: a ring of the last `capacity` frames.
+ * The dispatch frames a session keeps so a client can resume: a ring of the last `capacity` frames,
+ * allocated as frames arrive.
  * `floor` is the lowest sequence a client may resume from: READY's sequence at first (a client that
  * never saw READY cannot resume), then the sequence of the newest frame evicted for lack of room.
  */
@@ -10,9 +11,10 @@ export class ResumeBuffer {
   #size = 0;
   #floor = 0;
 
+  /** The arrays grow with use: most sessions are quiet, and 2,000 empty slots cost 32 KB each. */
   constructor(private readonly capacity: number) {
-    this.#seqs = new Array<number>(capacity);
-    this.#frames = new Array<string>(capacity);
+    this.#seqs = [];
+    this.#frames = [];
   }
 
   /** Frames held now. */
@@ -36,15 +38,18 @@ export class ResumeBuffer {
       this.#floor = seq;
       return;
     }
-    if (this.#size === this.capacity) {
-      this.#floor = this.#seqs[this.#start] as number;
-      this.#start = (this.#start + 1) % this.capacity;
-      this.#size -= 1;
+    if (this.#size < this.capacity) {
+      // Not full yet: nothing was overwritten, so the ring still starts at 0 and the arrays just grow.
+      this.#seqs.push(seq);
+      this.#frames.push(frame);
+      this.#size += 1;
+      return;
     }
-    const at = (this.#start + this.#size) % this.capacity;
-    this.#seqs[at] = seq;
-    this.#frames[at] = frame;
-    this.#size += 1;
+    // Full: the newest frame takes the oldest one's slot.
+    this.#floor = this.#seqs[this.#start] as number;
+    this.#seqs[this.#start] = seq;
+    this.#frames[this.#start] = frame;
+    this.#start = (this.#start + 1) % this.capacity;
   }
 
   /**
