@@ -13,6 +13,7 @@ import type { UserSessionStore } from '../runtime/ports/userSessionStore.js';
 import * as account from './accountHandlers.js';
 import { applicationCommands } from './applicationCommandHandlers.js';
 import * as apps from './applicationHandlers.js';
+import { interactionEndpoint } from './applicationKeys.js';
 import * as dms from './dmHandlers.js';
 import { DurableUserSessions } from './DurableUserSessions.js';
 import { listGuilds } from './guildListing.js';
@@ -40,7 +41,8 @@ type RuntimeCase =
   | 'ackReadState'
   | 'readStateMessage'
   | 'listReadStates'
-  | 'flushReadStates';
+  | 'flushReadStates'
+  | 'interactionEndpoint';
 /** Commands about the account itself, each in its helper module: served with the record loaded. */
 type AccountCase = Exclude<UserCase, { $case: RuntimeCase | 'authenticate' }>;
 
@@ -184,6 +186,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     readStateMessage: (actor, message) => reads.readStateMessage(actor.#reads(), message),
     listReadStates: (actor, request) => reads.listReadStates(actor.#reads(), request),
     flushReadStates: (actor) => reads.flushReadStates(actor.#reads()),
+    interactionEndpoint: (actor, request) => interactionEndpoint(actor.stores.applications, request),
   };
 
   /** What the read-state handlers may use: the states, the account as loaded, its guilds and sessions. */

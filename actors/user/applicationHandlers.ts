@@ -3,6 +3,7 @@ import { BadRequestError, ForbiddenError, UnknownEntityError } from '../../src/d
 import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js';
 import { createWithFreeTag, newUserRecord, writeWithFreeTag } from './accountRecords.js';
 import { applicationJson, checkApplicationName, modifiedApplication, newApplication } from './applicationJson.js';
+import { withSigningKey } from './applicationKeys.js';
 import { botUsername, checkUsername } from './usernames.js';
 import { replacedImageKeys } from '../../src/domain/blobKeys.js';
 import { imageHash } from '../../src/domain/imageHash.js';
@@ -13,8 +14,12 @@ import { ApplicationCreateSchema, ApplicationModifySchema, BotModifySchema } fro
 
 const unknownApplication = (): UnknownEntityError => new UnknownEntityError('application');
 
-/** The application JSON with its owner and bot looked up (this actor's own record from memory). */
-export async function describeApplication(turn: UserTurn, app: ApplicationRecord): Promise<Record<string, unknown>> {
+/**
+ * The application JSON with its owner and bot looked up (this actor's own record from memory); an
+ * application stored without a signing key gets its key pair first, so `verify_key` is always real.
+ */
+export async function describeApplication(turn: UserTurn, stored: ApplicationRecord): Promise<Record<string, unknown>> {
+  const app = await withSigningKey(turn.stores.applications, stored);
   const lookup = async (id: string | null): Promise<UserRecord | undefined> =>
     id === null ? undefined : id === turn.user.id ? turn.user : turn.stores.users.get(id);
   return applicationJson(app, await lookup(app.owner_id), await lookup(app.bot_user_id));

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { ApplicationModifyBody } from '../../src/contract/application.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import type { ApplicationRecord, UserRecord } from '../runtime/ports/records.js';
 import { imageHash } from '../../src/domain/imageHash.js';
+import { newInteractionKeyPair } from '../../src/domain/interactionSigning.js';
 import { publicUser } from './userJson.js';
 
 /** Fields of ApplicationModifySchema kept in `extra` (they have no column of their own). */
@@ -17,6 +17,7 @@ const EXTRA_FIELDS = [
 
 /** A new application owned by `ownerId`, without a bot yet. */
 export function newApplication(id: string, ownerId: string, name: string): ApplicationRecord {
+  const keys = newInteractionKeyPair();
   return {
     id,
     owner_id: ownerId,
@@ -27,8 +28,8 @@ export function newApplication(id: string, ownerId: string, name: string): Appli
     bot_public: true,
     bot_require_code_grant: false,
     flags: 0,
-    // Discord's verify_key is an ed25519 public key in hex; interactions are not signed here, so it is opaque.
-    verify_key: randomBytes(32).toString('hex'),
+    verify_key: keys.verifyKey,
+    signing_key: keys.signingKeyPem,
     extra: {},
   };
 }
@@ -83,7 +84,8 @@ export function applicationJson(
     team: null,
     redirect_uris: [],
     // `?string` in Discord's docs: sent, null when unset.
-    interactions_endpoint_url: app.extra['interactions_endpoint_url'] ?? null,
+    // An empty string (how PATCH clears it) reads as unset.
+    interactions_endpoint_url: app.extra['interactions_endpoint_url'] || null,
     role_connections_verification_url: app.extra['role_connections_verification_url'] ?? null,
     integration_types_config: {},
   };

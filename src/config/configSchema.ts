@@ -69,6 +69,16 @@ export const HttpSchema = Type.Object({
     [],
     Type.String({ format: Formats.trustedProxy }),
   ),
+  outboundAllowPrivate: list(
+    {
+      env: 'CHORUS_OUTBOUND_ALLOW_PRIVATE',
+      description:
+        'non-public addresses requests Chorus makes (interactions endpoints) may reach (IPs, CIDRs, `loopback`); SSRF guard',
+      shownDefault: 'none: public addresses only',
+    },
+    [],
+    Type.String({ format: Formats.trustedProxy }),
+  ),
 });
 
 export const GatewaySchema = Type.Object({

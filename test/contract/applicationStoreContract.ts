@@ -32,6 +32,20 @@ export function applicationStoreContract(stores: () => Stores): void {
     assert.deepEqual(await applications().listByOwner(nextId()), []);
   });
 
+  it('keeps the private signing key with the record, and a record without one stays without', async () => {
+    const signingKey =
+      '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIDRtLbisU1x//IwWPtMg9D4vSb0TV/ke03sY2vbwK83C\n-----END PRIVATE KEY-----\n';
+    const ownerId = nextId();
+    const legacy = anApplication({ owner_id: ownerId });
+    await applications().create(legacy);
+    assert.equal((await applications().get(legacy.id))?.signing_key, undefined);
+    const keyed = { ...legacy, signing_key: signingKey, verify_key: 'b'.repeat(64), bot_user_id: nextId() };
+    await applications().update(keyed);
+    assert.deepEqual(await applications().get(legacy.id), keyed);
+    assert.deepEqual(await applications().listByOwner(ownerId), [keyed]);
+    assert.deepEqual(await applications().findByBotUser(keyed.bot_user_id), keyed);
+  });
+
   it('finds the application of a bot user', async () => {
     const botUserId = nextId();
     const application = anApplication({ bot_user_id: botUserId });

@@ -62,7 +62,13 @@ export interface ApplicationRecord {
   bot_public: boolean;
   bot_require_code_grant: boolean;
   flags: number;
+  /** The Ed25519 public key (32 raw bytes in hex) that signed HTTP interactions verify against. */
   verify_key: string;
+  /**
+   * Its private key (PKCS#8 PEM), server-side only; absent on applications made before interactions
+   * were signed, which get a new pair on first use (applicationKeys.ts).
+   */
+  signing_key?: string;
   extra: Record<string, unknown>;
 }
 

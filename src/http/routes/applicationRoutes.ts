@@ -5,6 +5,7 @@ import { Right } from '../../domain/rights.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { askWithImages, storeImages } from '../imageUploads.js';
+import { verifyInteractionsEndpoint } from '../interactions/endpointCheck.js';
 import { bodyFor, requireCaller, requireRight, sendObject, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { originOf } from '../publicOrigin.js';
 import { permissionFirst } from './permissionFirst.js';
@@ -36,12 +37,15 @@ async function botOf(deps: EdgeDeps, caller: Caller, applicationId: string): Pro
   return botId;
 }
 
-/** The id of the calling bot's own application (its icon is stored under that id); 404 10002 when none. */
-async function applicationIdOf(deps: EdgeDeps, caller: Caller): Promise<string> {
+/**
+ * The id of an application the caller owns or is the bot of ('': the calling bot's own, whose icon is
+ * stored under that id); 404 10002 when none.
+ */
+async function applicationIdOf(deps: EdgeDeps, caller: Caller, applicationId = ''): Promise<string> {
   const app = replyJson(
     await askUser(deps, caller.userId, {
       $case: 'getApplication',
-      getApplication: { caller, applicationId: '', body: '' },
+      getApplication: { caller, applicationId, body: '' },
     }),
   );
   const id = app?.['id'];
@@ -99,6 +103,11 @@ export function applicationRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
         const caller = await requireCaller(ctx, deps);
         const applicationId = ctx.params['id'] === undefined ? '' : snowflakeParam(ctx, 'id');
         const form = validBody(ctx, 'ApplicationModifySchema');
+        const endpointUrl = form.interactions_endpoint_url;
+        if (endpointUrl !== undefined && endpointUrl !== '') {
+          // Nothing is posted for someone who may not change the application: the id is asked of the caller's actor.
+          await verifyInteractionsEndpoint(deps, await applicationIdOf(deps, caller, applicationId), endpointUrl);
+        }
         // Only a new icon needs the id "@me" stands for (the extra ask is skipped otherwise).
         const newIcon = typeof form.icon === 'string' && form.icon.startsWith('data:');
         const ownerId = applicationId || (newIcon ? await applicationIdOf(deps, caller) : '');

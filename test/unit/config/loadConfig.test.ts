@@ -31,6 +31,7 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_MESSAGE_RATE_WINDOW_MS: ['1.5', /an integer >= 1/],
   CHORUS_AUTH_CACHE_MS: ['-5', /an integer >= 0/],
   CHORUS_TRUSTED_PROXIES: ['loopback,not-an-address', /each an IP address, a CIDR range, loopback/],
+  CHORUS_OUTBOUND_ALLOW_PRIVATE: ['10.0.0.0/8,intranet', /each an IP address, a CIDR range, loopback/],
   CHORUS_HEARTBEAT_INTERVAL_MS: ['0', /an integer >= 1/],
   CHORUS_RESUME_WINDOW_MS: ['soon', /an integer >= 0/],
   CHORUS_RESUME_BUFFER: ['-1', /an integer >= 0/],
@@ -99,6 +100,7 @@ describe('loadConfig', () => {
         messageRateWindowMs: 5_000,
         authCacheMs: 1_000,
         trustedProxies: [],
+        outboundAllowPrivate: [],
       },
       gateway: {
         heartbeatIntervalMs: 41_250,

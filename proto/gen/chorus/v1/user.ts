@@ -99,7 +99,12 @@ export interface UserCommand {
     /** READY's read_state entries: the user's stored read states. */
     | { $case: 'listReadStates'; listReadStates: UserRequest } //
     /** User -> itself (timer): writes the read states that own messages and mentions changed since the last write. */
-    | { $case: 'flushReadStates'; flushReadStates: Empty }
+    | { $case: 'flushReadStates'; flushReadStates: Empty } //
+    /**
+     * Edge-internal, no caller check (never answer a route with it): where and how to deliver an application's
+     * HTTP interactions. Sent to user:<application_id> (its bot's actor); served without an account record.
+     */
+    | { $case: 'interactionEndpoint'; interactionEndpoint: InteractionEndpointRequest }
     | undefined;
 }
 
@@ -107,12 +112,10 @@ export interface UserReply {
   reply?:
     | { $case: 'json'; json: Json }
     | { $case: 'empty'; empty: Empty }
-    | {
-        $case: 'authenticated';
-        authenticated: AuthenticateReply;
-      } //
+    | { $case: 'authenticated'; authenticated: AuthenticateReply } //
     /** A JSON document of an entity this request created (the edge answers 201, not 200). */
     | { $case: 'created'; created: Json }
+    | { $case: 'interactionEndpoint'; interactionEndpoint: InteractionEndpoint }
     | undefined;
 }
 
@@ -157,6 +160,21 @@ export interface ApplicationTarget {
   caller?: Caller | undefined;
   applicationId: string;
   body: string;
+}
+
+export interface InteractionEndpointRequest {
+  applicationId: string;
+}
+
+/** An application's HTTP interactions endpoint and the key that signs what is posted to it. */
+export interface InteractionEndpoint {
+  applicationId: string;
+  /** interactions_endpoint_url; empty when the application has none (interactions go over the gateway). */
+  url: string;
+  /** The Ed25519 private key, PKCS#8 PEM: stays inside the cluster. */
+  signingKeyPem: string;
+  /** The matching public key as the API shows it (verify_key, 32 bytes in hex). */
+  verifyKey: string;
 }
 
 /** One application-command route: op is list | create | overwrite | get | edit | delete. */
@@ -392,6 +410,9 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'flushReadStates':
         Empty.encode(message.command.flushReadStates, writer.uint32(394).fork()).join();
+        break;
+      case 'interactionEndpoint':
+        InteractionEndpointRequest.encode(message.command.interactionEndpoint, writer.uint32(402).fork()).join();
         break;
     }
     return writer;
@@ -869,6 +890,17 @@ export const UserCommand: MessageFns<UserCommand> = {
             }
 
             message.command = { $case: 'flushReadStates', flushReadStates: Empty.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.command = {
+              $case: 'interactionEndpoint',
+              interactionEndpoint: InteractionEndpointRequest.decode(reader, reader.uint32()),
+            };
             continue;
           }
         }
@@ -1668,7 +1700,29 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                                                                                                                                                             object.flush_read_states,
                                                                                                                                                                                                           ),
                                                                                                                                                                                                       }
-                                                                                                                                                                                                    : undefined,
+                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                          object.interactionEndpoint,
+                                                                                                                                                                                                        )
+                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                            'interactionEndpoint',
+                                                                                                                                                                                                          interactionEndpoint:
+                                                                                                                                                                                                            InteractionEndpointRequest.fromJSON(
+                                                                                                                                                                                                              object.interactionEndpoint,
+                                                                                                                                                                                                            ),
+                                                                                                                                                                                                        }
+                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                            object.interaction_endpoint,
+                                                                                                                                                                                                          )
+                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                              'interactionEndpoint',
+                                                                                                                                                                                                            interactionEndpoint:
+                                                                                                                                                                                                              InteractionEndpointRequest.fromJSON(
+                                                                                                                                                                                                                object.interaction_endpoint,
+                                                                                                                                                                                                              ),
+                                                                                                                                                                                                          }
+                                                                                                                                                                                                        : undefined,
     };
   },
 
@@ -1772,6 +1826,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.listReadStates = UserRequest.toJSON(message.command.listReadStates);
     } else if (message.command?.$case === 'flushReadStates') {
       obj.flushReadStates = Empty.toJSON(message.command.flushReadStates);
+    } else if (message.command?.$case === 'interactionEndpoint') {
+      obj.interactionEndpoint = InteractionEndpointRequest.toJSON(message.command.interactionEndpoint);
     }
     return obj;
   },
@@ -2172,6 +2228,15 @@ export const UserCommand: MessageFns<UserCommand> = {
         }
         break;
       }
+      case 'interactionEndpoint': {
+        if (object.command?.interactionEndpoint !== undefined && object.command?.interactionEndpoint !== null) {
+          message.command = {
+            $case: 'interactionEndpoint',
+            interactionEndpoint: InteractionEndpointRequest.fromPartial(object.command.interactionEndpoint),
+          };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -2195,6 +2260,9 @@ export const UserReply: MessageFns<UserReply> = {
         break;
       case 'created':
         Json.encode(message.reply.created, writer.uint32(42).fork()).join();
+        break;
+      case 'interactionEndpoint':
+        InteractionEndpoint.encode(message.reply.interactionEndpoint, writer.uint32(50).fork()).join();
         break;
     }
     return writer;
@@ -2248,6 +2316,17 @@ export const UserReply: MessageFns<UserReply> = {
             message.reply = { $case: 'created', created: Json.decode(reader, reader.uint32()) };
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reply = {
+              $case: 'interactionEndpoint',
+              interactionEndpoint: InteractionEndpoint.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2270,7 +2349,17 @@ export const UserReply: MessageFns<UserReply> = {
             ? { $case: 'authenticated', authenticated: AuthenticateReply.fromJSON(object.authenticated) }
             : isSet(object.created)
               ? { $case: 'created', created: Json.fromJSON(object.created) }
-              : undefined,
+              : isSet(object.interactionEndpoint)
+                ? {
+                    $case: 'interactionEndpoint',
+                    interactionEndpoint: InteractionEndpoint.fromJSON(object.interactionEndpoint),
+                  }
+                : isSet(object.interaction_endpoint)
+                  ? {
+                      $case: 'interactionEndpoint',
+                      interactionEndpoint: InteractionEndpoint.fromJSON(object.interaction_endpoint),
+                    }
+                  : undefined,
     };
   },
 
@@ -2284,6 +2373,8 @@ export const UserReply: MessageFns<UserReply> = {
       obj.authenticated = AuthenticateReply.toJSON(message.reply.authenticated);
     } else if (message.reply?.$case === 'created') {
       obj.created = Json.toJSON(message.reply.created);
+    } else if (message.reply?.$case === 'interactionEndpoint') {
+      obj.interactionEndpoint = InteractionEndpoint.toJSON(message.reply.interactionEndpoint);
     }
     return obj;
   },
@@ -2318,6 +2409,15 @@ export const UserReply: MessageFns<UserReply> = {
       case 'created': {
         if (object.reply?.created !== undefined && object.reply?.created !== null) {
           message.reply = { $case: 'created', created: Json.fromPartial(object.reply.created) };
+        }
+        break;
+      }
+      case 'interactionEndpoint': {
+        if (object.reply?.interactionEndpoint !== undefined && object.reply?.interactionEndpoint !== null) {
+          message.reply = {
+            $case: 'interactionEndpoint',
+            interactionEndpoint: InteractionEndpoint.fromPartial(object.reply.interactionEndpoint),
+          };
         }
         break;
       }
@@ -3029,6 +3129,208 @@ export const ApplicationTarget: MessageFns<ApplicationTarget> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.applicationId = object.applicationId ?? '';
     message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseInteractionEndpointRequest(): InteractionEndpointRequest {
+  return { applicationId: '' };
+}
+
+export const InteractionEndpointRequest: MessageFns<InteractionEndpointRequest> = {
+  encode(message: InteractionEndpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.applicationId !== '') {
+      writer.uint32(10).string(message.applicationId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InteractionEndpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInteractionEndpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InteractionEndpointRequest {
+    return {
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
+    };
+  },
+
+  toJSON(message: InteractionEndpointRequest): unknown {
+    const obj: any = {};
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InteractionEndpointRequest>): InteractionEndpointRequest {
+    return InteractionEndpointRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InteractionEndpointRequest>): InteractionEndpointRequest {
+    const message = createBaseInteractionEndpointRequest();
+    message.applicationId = object.applicationId ?? '';
+    return message;
+  },
+};
+
+function createBaseInteractionEndpoint(): InteractionEndpoint {
+  return { applicationId: '', url: '', signingKeyPem: '', verifyKey: '' };
+}
+
+export const InteractionEndpoint: MessageFns<InteractionEndpoint> = {
+  encode(message: InteractionEndpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.applicationId !== '') {
+      writer.uint32(10).string(message.applicationId);
+    }
+    if (message.url !== '') {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.signingKeyPem !== '') {
+      writer.uint32(26).string(message.signingKeyPem);
+    }
+    if (message.verifyKey !== '') {
+      writer.uint32(34).string(message.verifyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InteractionEndpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInteractionEndpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signingKeyPem = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.verifyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InteractionEndpoint {
+    return {
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
+      url: isSet(object.url) ? globalThis.String(object.url) : '',
+      signingKeyPem: isSet(object.signingKeyPem)
+        ? globalThis.String(object.signingKeyPem)
+        : isSet(object.signing_key_pem)
+          ? globalThis.String(object.signing_key_pem)
+          : '',
+      verifyKey: isSet(object.verifyKey)
+        ? globalThis.String(object.verifyKey)
+        : isSet(object.verify_key)
+          ? globalThis.String(object.verify_key)
+          : '',
+    };
+  },
+
+  toJSON(message: InteractionEndpoint): unknown {
+    const obj: any = {};
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
+    if (message.url !== '') {
+      obj.url = message.url;
+    }
+    if (message.signingKeyPem !== '') {
+      obj.signingKeyPem = message.signingKeyPem;
+    }
+    if (message.verifyKey !== '') {
+      obj.verifyKey = message.verifyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InteractionEndpoint>): InteractionEndpoint {
+    return InteractionEndpoint.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InteractionEndpoint>): InteractionEndpoint {
+    const message = createBaseInteractionEndpoint();
+    message.applicationId = object.applicationId ?? '';
+    message.url = object.url ?? '';
+    message.signingKeyPem = object.signingKeyPem ?? '';
+    message.verifyKey = object.verifyKey ?? '';
     return message;
   },
 };
