@@ -20,8 +20,8 @@ const componentEmoji = closedObject({
 });
 
 const selectOption = closedObject({
-  label: Type.String({ maxLength: NAME_MAX_LENGTH }),
-  value: Type.String({ maxLength: NAME_MAX_LENGTH }),
+  label: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH }),
+  value: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH }),
   description: Type.Optional(nullable(Type.String({ maxLength: NAME_MAX_LENGTH }))),
   emoji: Type.Optional(nullable(componentEmoji)),
   default: Type.Optional(Type.Boolean()),
@@ -32,11 +32,12 @@ const selectDefault = closedObject({ id: snowflake(), type: Type.String({ maxLen
 
 /**
  * One component inside an action row: button (2), select menus (3, 5..8) or text input (4). One flat
- * shape holding the fields of each kind (the schemas use no oneOf): a field of another kind is simply unused.
+ * shape holding the fields of each kind (the schemas use no oneOf); checkMessageComponents (componentRules.ts)
+ * then applies each kind's rules and keeps only its fields.
  */
 const rowItem = closedObject({
   type: integer({ minimum: 2, maximum: 8 }),
-  custom_id: Type.Optional(Type.String({ maxLength: CUSTOM_ID_MAX_LENGTH })),
+  custom_id: Type.Optional(Type.String({ minLength: 1, maxLength: CUSTOM_ID_MAX_LENGTH })),
   style: Type.Optional(integer()),
   label: Type.Optional(nullable(Type.String({ maxLength: 80 }))),
   emoji: Type.Optional(nullable(componentEmoji)),

@@ -1,5 +1,7 @@
 import type { Router } from '@koa/router';
 import { askWithUploads, editAttachments, storeUploads } from '../attachmentUploads.js';
+import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
+import { componentsFromSender, type ComponentSender } from '../../contract/componentSenders.js';
 import { Permission } from '../../domain/permissions.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, intQuery, requireCaller, sendReply, snowflakeParam, snowflakeQuery, validBody } from '../routeKit.js';
@@ -17,6 +19,11 @@ function defaultReferenceChannel(ctx: EdgeContext, channelId: string): void {
   if (reference && typeof reference === 'object' && reference['channel_id'] === undefined) {
     reference['channel_id'] = channelId;
   }
+}
+
+/** A bot account speaks for its application (its components are kept); a user account's are dropped. */
+function senderOf(caller: Caller): ComponentSender {
+  return { kind: caller.bot ? 'application' : 'user' };
 }
 
 /** Messages of a channel: list, create, get, edit, delete, bulk delete, acknowledge; and typing. */
@@ -43,7 +50,7 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       const caller = await requireCaller(ctx, deps);
       const channelId = snowflakeParam(ctx, 'channel_id');
       defaultReferenceChannel(ctx, channelId);
-      const body = validBody(ctx, 'MessageCreateSchema');
+      const body = componentsFromSender(validBody(ctx, 'MessageCreateSchema'), senderOf(caller));
       const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
       const command = {
         $case: 'createMessage' as const,
@@ -79,7 +86,7 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       const caller = await requireCaller(ctx, deps);
       const channelId = snowflakeParam(ctx, 'channel_id');
       const messageId = snowflakeParam(ctx, 'message_id');
-      const body = validBody(ctx, 'MessageEditSchema');
+      const body = componentsFromSender(validBody(ctx, 'MessageEditSchema'), senderOf(caller));
       const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
       const edited = JSON.stringify({ ...body, attachments: editAttachments(body.attachments, uploads) });
       const command = { $case: 'editMessage' as const, editMessage: { caller, messageId, body: edited } };

@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { ChannelCommand, ChannelReply, WebhookRequest } from '../../../proto/gen/chorus/v1/channel.js';
+import { componentsFromSender, type ComponentSender } from '../../contract/componentSenders.js';
 import { MissingAccessError, MissingPermissionsError, UnknownEntityError } from '../../domain/errors.js';
 import { Permission } from '../../domain/permissions.js';
 import { askWithUploads, editAttachments, storeUploads } from '../attachmentUploads.js';
@@ -46,6 +47,14 @@ async function webhookChannel(ctx: EdgeContext, deps: EdgeDeps): Promise<{ chann
   const channelId = await deps.webhooks.channelOf(webhookId, ctx.params['token']);
   if (channelId === undefined) throw new UnknownEntityError('webhook');
   return { channelId, webhookId };
+}
+
+/**
+ * Channel webhooks belong to no application here (their `application_id` is null), so their components
+ * follow Discord's rule for such webhooks: dropped unless `?with_components=true`, then link buttons only.
+ */
+function channelWebhookSender(ctx: EdgeContext): ComponentSender {
+  return { kind: 'webhook', withComponents: ['true', '1'].includes(stringQuery(ctx, 'with_components')) };
 }
 
 /** A webhook command for `/webhooks/{id}[/{token}]...`: by caller (MANAGE_WEBHOOKS) without a token. */
@@ -124,7 +133,7 @@ export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   }
   router.post('/webhooks/:webhook_id/:token', async (ctx) => {
     const { channelId } = await webhookChannel(ctx, deps);
-    const body = validBody(ctx, 'WebhookExecuteSchema');
+    const body = componentsFromSender(validBody(ctx, 'WebhookExecuteSchema'), channelWebhookSender(ctx));
     const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
     const fields = {
       body: JSON.stringify({ ...body, attachments: uploads.attachments }),
@@ -142,7 +151,7 @@ export function webhookRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.patch(messagePath, async (ctx) => {
     const { channelId } = await webhookChannel(ctx, deps);
     const messageId = snowflakeParam(ctx, 'message_id');
-    const body = validBody(ctx, 'MessageEditSchema');
+    const body = componentsFromSender(validBody(ctx, 'MessageEditSchema'), channelWebhookSender(ctx));
     const uploads = await storeUploads(ctx, deps, channelId, body.attachments);
     const edited = JSON.stringify({ ...body, attachments: editAttachments(body.attachments, uploads) });
     const build = (editWebhookMessage: WebhookRequest) => ({
