@@ -1,5 +1,6 @@
 // The baseline: a bare Koa + ws server doing the least possible work for the same requests Chorus gets
-// (POST a message → JSON reply, and broadcast one pre-serialized frame to every socket).
+// (POST a message → JSON reply, and broadcast one pre-serialized frame to every socket; an op 3 status frame
+// goes to every other socket as a PRESENCE_UPDATE).
 import { createServer } from 'node:http';
 import Koa from 'koa';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -41,8 +42,18 @@ wss.on('connection', (socket) => {
     sockets.delete(socket);
   });
   socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
-  socket.on('message', () => {
-    socket.send(JSON.stringify({ op: 0, t: 'READY', s: 1, d: {} }));
+  const userId = String(nextId++);
+  socket.on('message', (data: Buffer) => {
+    const payload = JSON.parse(data.toString()) as { op: number; d?: { status?: unknown; activities?: unknown } };
+    if (payload.op !== 3) {
+      socket.send(JSON.stringify({ op: 0, t: 'READY', s: 1, d: {} }));
+      return;
+    }
+    // A status change goes to every other socket (the presence-churn row's bare counterpart).
+    seq += 1;
+    const presence = { user: { id: userId }, status: payload.d?.status, activities: payload.d?.activities ?? [] };
+    const frame = `{"op":0,"t":"PRESENCE_UPDATE","s":${seq},"d":${JSON.stringify(presence)}}`;
+    for (const other of sockets) if (other !== socket) other.send(frame);
   });
 });
 server.listen(port, '127.0.0.1', () => {

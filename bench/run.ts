@@ -1,11 +1,12 @@
 // `npm run bench`: Chorus beside a bare Koa/ws baseline measured in the same run (the machine is shared
 // and noisy, so only same-run ratios mean anything). Prints a table and writes bench/results.json.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { addMembers, createWorld } from './chorusSetup.js';
-import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
+import { measureFanout, openSocket } from './fanout.js';
 import { closedLoopPosts, type LoadResult } from './httpLoad.js';
 import { clusterBench } from './clusterBench.js';
 import { passiveRow } from './passiveBench.js';
+import { presenceLines, presenceRow, type PresenceRow } from './presenceBench.js';
 import { startBaseline, startChorus, type ServerProcess } from './processes.js';
 import { rssBytes } from './stats.js';
 
@@ -15,11 +16,18 @@ const SESSIONS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Numbe
 /** The passive row's guild, the issue's 10,000 members (the bench registers with a cheap password cost: seconds). */
 const PASSIVE_MEMBERS = Number(process.env.BENCH_PASSIVE_MEMBERS ?? 10_000);
 const PASSIVE_SESSIONS = Number(process.env.BENCH_PASSIVE_SESSIONS ?? 1_000);
+/** The presence-churn row (issue 11 item 8): sessions in one guild, the share changing status each second. */
+const PRESENCE_SESSIONS = Number(process.env.BENCH_PRESENCE_SESSIONS ?? 1_000);
+const PRESENCE_SECONDS = Number(process.env.BENCH_PRESENCE_SECONDS ?? 10);
+const PRESENCE_SHARE = Number(process.env.BENCH_PRESENCE_SHARE ?? 0.1);
+/** Sessions that read and time their PRESENCE_UPDATEs; the others are written to but not read (client cores). */
+const PRESENCE_SAMPLE = Number(process.env.BENCH_PRESENCE_SAMPLE ?? 100);
+const RESULTS = new URL('./results.json', import.meta.url);
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
-async function openMany(count: number, open: () => Promise<BenchSocket>, parallel = 50): Promise<BenchSocket[]> {
-  const sockets: BenchSocket[] = [];
+async function openMany<T>(count: number, open: () => Promise<T>, parallel = 50): Promise<T[]> {
+  const sockets: T[] = [];
   let started = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
@@ -43,6 +51,31 @@ async function httpRows(server: ServerProcess, targets: { token?: string; path: 
   const rows: LoadResult[] = [];
   for (const clients of CLIENTS) rows.push(await closedLoopPosts(server.baseUrl, targets, clients, DURATION_MS));
   return rows;
+}
+
+/** The presence-churn row against a running baseline, on a Chorus node of its own. */
+async function presence(baseline: ServerProcess): Promise<PresenceRow> {
+  const row = await presenceRow({
+    sessions: PRESENCE_SESSIONS,
+    seconds: PRESENCE_SECONDS,
+    share: PRESENCE_SHARE,
+    sample: PRESENCE_SAMPLE,
+    drainMs: 30_000,
+    port: Number(process.env.BENCH_PORT ?? 3901) + 1,
+    baseline,
+    openMany: (count, open) => openMany(count, open),
+  });
+  console.log(presenceLines(row, PRESENCE_SECONDS));
+  return row;
+}
+
+/** `npm run bench -- --presence-only`: that row alone, its figures merged into the last results.json. */
+async function presenceOnly(): Promise<void> {
+  const baseline = await startBaseline();
+  const row = await presence(baseline);
+  await baseline.stop();
+  const results = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...results, presence: row }, null, 2)}\n`);
 }
 
 async function main(): Promise<void> {
@@ -150,6 +183,7 @@ async function main(): Promise<void> {
   );
   results.passive = { ...passive, baselineP99: bare?.p99 ?? null };
   await chorus.stop();
+  results.presence = await presence(baseline);
   await baseline.stop();
 
   if (process.argv.includes('--cluster')) {
@@ -170,7 +204,7 @@ async function main(): Promise<void> {
     );
     results.cluster = figures;
   }
-  writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-await main();
+await (process.argv.includes('--presence-only') ? presenceOnly() : main());

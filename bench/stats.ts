@@ -23,3 +23,12 @@ export async function rssBytes(pid: number): Promise<number> {
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return Number(kb ?? 0) * 1024;
 }
+
+/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
+export async function cpuMs(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // After "pid (comm) " the fields start at the state (field 3): utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+}
