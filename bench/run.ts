@@ -69,7 +69,7 @@ async function presence(baseline: ServerProcess): Promise<PresenceRow> {
   return row;
 }
 
-/** `npm run bench -- --presence-only`: that row alone, its figures merged into the last results.json. */
+/** `npm run bench:presence` (run.ts --presence-only): that row alone, its figures merged into the last results.json. */
 async function presenceOnly(): Promise<void> {
   const baseline = await startBaseline();
   const row = await presence(baseline);
