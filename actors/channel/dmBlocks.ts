@@ -15,6 +15,31 @@ export function eitherBlocked(
   return a.relationships[b.id] === BLOCKED || b.relationships[a.id] === BLOCKED;
 }
 
+/** What Discord answers a message, or a group DM addition, between users with a block between them. */
+const CANNOT_MESSAGE = (): ForbiddenError => new ForbiddenError('Cannot send messages to this user', 50_007);
+
+/**
+ * Refuses a reaction in a private channel (DM or group DM) to a message whose author blocked the reacting
+ * user: 403 90001, as Discord answers. Reactions in guild channels are not affected.
+ */
+export async function requireReactionUnblocked(
+  channel: ChannelRecord,
+  authorId: string,
+  reactorId: string,
+  users: UserStore,
+): Promise<void> {
+  if (channel.guild_id !== null || authorId === reactorId) return;
+  const author = await users.get(authorId);
+  if (author?.relationships[reactorId] === BLOCKED) throw new ForbiddenError('Reaction was blocked', 90_001);
+}
+
+/** Refuses adding `added` to a group DM when the adder and they block each other either way: 403 50007. */
+export async function requireAddable(adderId: string, added: UserRecord, users: UserStore): Promise<void> {
+  if (added.relationships[adderId] === BLOCKED) throw CANNOT_MESSAGE();
+  const adder = await users.get(adderId);
+  if (adder && eitherBlocked(adder, added)) throw CANNOT_MESSAGE();
+}
+
 /**
  * Whether the two recipients of a 1:1 DM block each other, read once from the UserStore and kept
  * for the activation. The blocker's User actor asks this channel `invalidate_access` after it
@@ -41,7 +66,7 @@ export class DmBlockCache {
       this.#blocked = await this.#read(channel, users);
       this.#expiresAtMs = nowMs + ACCESS_MAX_AGE_MS;
     }
-    if (this.#blocked) throw new ForbiddenError('Cannot send messages to this user', 50_007);
+    if (this.#blocked) throw CANNOT_MESSAGE();
   }
 
   async #read(channel: ChannelRecord, users: UserStore): Promise<boolean> {

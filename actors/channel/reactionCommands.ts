@@ -3,6 +3,7 @@ import { BadRequestError } from '../../src/domain/errors.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { requireCaller, requireGuildChannel, requirePermission } from './channelAccess.js';
 import { withGuildId } from './channelEvents.js';
+import { requireReactionUnblocked } from './dmBlocks.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { withJsonFields } from './messageJson.js';
 import { publicUser } from './publicUser.js';
@@ -29,11 +30,13 @@ function eventEmoji(key: string, requested: EmojiRef): ReturnType<typeof emojiJs
 /**
  * PUT .../reactions/{emoji}/@me: READ_MESSAGE_HISTORY, and ADD_REACTIONS when the emoji is new on the
  * message (as Discord: anyone may join an existing reaction); at most 20 emoji (30010); idempotent.
+ * In a DM or group DM, a message whose author blocked the caller takes no reaction from them (90001).
  */
 export async function addReaction(scope: ChannelScope, request: ReactionTarget): Promise<ChannelReply> {
   const access = await scope.access(request.caller);
   requirePermission(access, 'READ_MESSAGE_HISTORY');
   const record = await scope.message(request.messageId);
+  await requireReactionUnblocked(scope.channel, record.author_id, access.userId, scope.stores.users);
   const emoji = parseEmoji(request.emoji);
   const existing = await scope.messages.listReactions(scope.channel.id, record.id);
   const same = reactionsOf(emoji, existing);

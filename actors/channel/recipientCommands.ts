@@ -3,6 +3,7 @@ import { BadRequestError, MissingPermissionsError, UnknownEntityError } from '..
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import { requireCaller } from './channelAccess.js';
 import { tellUser } from './channelEvents.js';
+import { requireAddable } from './dmBlocks.js';
 import { ChannelType, channelJson } from './channelJson.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import type { PublicUser } from './publicUser.js';
@@ -12,10 +13,11 @@ const MAX_GROUP_DM_USERS = 10;
 
 /**
  * PUT /channels/{id}/recipients/{user_id}: any recipient adds a user to a group DM (adding one who is
- * already in is a no-op). The added user gets CHANNEL_CREATE, the others CHANNEL_RECIPIENT_ADD.
+ * already in is a no-op), unless either of the two blocked the other (403 50007, as Discord). The added
+ * user gets CHANNEL_CREATE, the others CHANNEL_RECIPIENT_ADD.
  */
 export async function addRecipient(scope: ChannelScope, request: RecipientTarget): Promise<ChannelReply> {
-  await requireGroupRecipient(scope, request);
+  const callerId = await requireGroupRecipient(scope, request);
   const { channel } = scope;
   if (channel.recipient_ids.includes(request.userId)) return EMPTY_REPLY;
   if (channel.recipient_ids.length >= MAX_GROUP_DM_USERS) {
@@ -23,6 +25,7 @@ export async function addRecipient(scope: ChannelScope, request: RecipientTarget
   }
   const user = await scope.stores.users.get(request.userId);
   if (!user || user.deleted) throw new UnknownEntityError('user');
+  await requireAddable(callerId, user, scope.stores.users);
   const others = channel.recipient_ids;
   await saveRecipients(scope, [...others, request.userId], channel.owner_id);
   await scope.loadUsers(scope.channel.recipient_ids);

@@ -1,8 +1,9 @@
 import type { UserBodyRequest, UserReply, UserRequest } from '../../proto/gen/chorus/v1/user.js';
-import { BadRequestError, MissingAccessError, ValidationError } from '../../src/domain/errors.js';
+import { BadRequestError, ForbiddenError, MissingAccessError, ValidationError } from '../../src/domain/errors.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { ChannelRecord, UserRecord } from '../runtime/ports/records.js';
 import { PrivateChannelType, privateChannelJson } from './privateChannelJson.js';
+import { Relationship } from './relationships.js';
 import { callerOf, jsonReply, requireSelf, type UserTurn } from './userTurn.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { DmChannelCreateSchema } from '../../src/contract/index.js';
@@ -67,6 +68,11 @@ async function openGroup(turn: UserTurn, recipients: readonly string[], name: st
   const ownerId = turn.user.id;
   const users = await loadUsers(turn, recipients);
   if (recipients.some((id) => !users.get(id) || users.get(id)?.deleted)) throw invalidRecipients();
+  // No group with someone the owner blocked, or who blocked the owner (Discord answers as for a DM).
+  const blocked = (id: string): boolean =>
+    turn.user.relationships[id] === Relationship.blocked ||
+    users.get(id)?.relationships[ownerId] === Relationship.blocked;
+  if (recipients.some(blocked)) throw new ForbiddenError('Cannot send messages to this user', 50_007);
   users.set(ownerId, turn.user);
   const channel = newPrivateChannel(
     turn,
