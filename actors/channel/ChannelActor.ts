@@ -20,6 +20,8 @@ import { bulkDelete, deleteMessage, editMessage, getMessage, listMessages } from
 import { acknowledge, listPins, pin, typing, unpin } from './pinCommands.js';
 import { addReaction, listReactionUsers, removeAllReactions, removeReaction } from './reactionCommands.js';
 import { addRecipient, removeRecipient } from './recipientCommands.js';
+import { createInteraction, interactionTimeout } from './interactionCreate.js';
+import { interactionCallback, interactionWebhook } from './interactionCallback.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhookCommands.js';
 import { deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhookMessage } from './webhookExecute.js';
 import { parseJsonObject } from '../../src/domain/jsonValue.js';
@@ -104,6 +106,10 @@ const SCOPED_HANDLERS: HandlerTable<ScopedCase, ChannelScope, ChannelReply> = {
   deleteWebhookMessage,
   addRecipient,
   removeRecipient,
+  createInteraction,
+  interactionCallback,
+  interactionWebhook,
+  interactionTimeout,
   checkPermission: async (scope, request) => {
     requireAnyOf(await scope.access(request.caller), request.anyOf);
     return EMPTY_REPLY;

@@ -5,7 +5,8 @@ import { UnknownEntityError } from '../../src/domain/errors.js';
 import { compareSnowflakes, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord, MessageRecord } from '../runtime/ports/records.js';
-import type { ChannelStore, MessageStore, UserStore, WebhookStore } from '../runtime/ports/stores.js';
+import type { ApplicationCommandStore } from '../runtime/ports/applicationCommandStore.js';
+import type { ApplicationStore, ChannelStore, MessageStore, UserStore, WebhookStore } from '../runtime/ports/stores.js';
 import { AccessCache } from './AccessCache.js';
 import { AuthorSnapshots } from './AuthorSnapshots.js';
 import { DmBlockCache } from './dmBlocks.js';
@@ -18,6 +19,7 @@ import { authorOf, messageJson } from './messageJson.js';
 import { NONCE_WINDOW_MS, NonceCache } from './NonceCache.js';
 import { KnownUsers, publicUserOf, type PublicUser } from './publicUser.js';
 import { aggregateReactions } from './reactions.js';
+import { InteractionRegistry } from './InteractionRegistry.js';
 
 /** User snapshots older than this are re-read from the UserStore before use (names change). */
 const USER_SNAPSHOT_TTL_MS = 60_000;
@@ -28,6 +30,9 @@ export interface ChannelStores {
   readonly messages: MessageStore;
   readonly users: UserStore;
   readonly webhooks: WebhookStore;
+  /** Read when a user invokes an interaction here: the application, its bot and its commands. */
+  readonly applications: ApplicationStore;
+  readonly applicationCommands: ApplicationCommandStore;
 }
 
 /** Delay before cached last_message_id / last_pin_timestamp are written through (one write per burst). */
@@ -62,6 +67,8 @@ export class ChannelScope {
   readonly dmBlocks = new DmBlockCache();
   /** Messages an earlier activation stored and maybe never dispatched (see dispatchOutbox). */
   readonly outbox = new DispatchOutbox();
+  /** The live interactions of this channel (in memory only; see InteractionRegistry). */
+  readonly interactions = new InteractionRegistry();
   /** user id → when their last message was sent (slowmode). */
   readonly lastSentMs = new Map<string, number>();
   /** Pinned messages; undefined until counted. */

@@ -62,7 +62,11 @@ export async function viewAccess(
   return access;
 }
 
-async function accessOf(
+/**
+ * The access of `userId` without requiring VIEW_CHANNEL (an application's own permissions, for
+ * `app_permissions`); 403 50001 in a DM the user is not a recipient of.
+ */
+export async function accessOf(
   ctx: ActorContext,
   channel: ChannelRecord,
   userId: string,

@@ -100,6 +100,11 @@ export interface NewMessageAuthor {
   readonly snapshot: () => AuthorSnapshot;
   /** Runs after the message is stored, before MESSAGE_CREATE leaves (a new DM's CHANNEL_CREATE). */
   readonly beforeDispatch?: () => void;
+  /** An interaction response: may be empty (a deferred "thinking" message), and sets its own fields. */
+  readonly interaction?: {
+    readonly allowEmpty: boolean;
+    readonly shape: (record: MessageRecord) => void;
+  };
 }
 
 /**
@@ -118,7 +123,7 @@ export async function storeMessage(
   const content = body.content ?? '';
   const embeds: unknown[] = body.embeds ?? (body.embed ? [body.embed] : []);
   const stickerIds = body.sticker_ids ?? [];
-  if (isEmptyMessage(content, embeds, stickerIds, attachments))
+  if (isEmptyMessage(content, embeds, stickerIds, attachments) && by.interaction?.allowEmpty !== true)
     throw new BadRequestError('Cannot send an empty message', 50_006);
 
   const reply = await replyTarget(scope, body);
@@ -152,6 +157,7 @@ export async function storeMessage(
     webhook_id: by.webhookId,
     author_json: author.json,
   };
+  by.interaction?.shape(record);
   await scope.messages.insert(record);
   scope.noteLastMessage(id);
 

@@ -4,7 +4,7 @@ import type { ReactionJson } from './reactions.js';
 import { parseJson } from '../../src/domain/jsonValue.js';
 
 /** Message types (docs/rest.md §7). */
-export const MessageType = { DEFAULT: 0, CHANNEL_PINNED_MESSAGE: 6, REPLY: 19 } as const;
+export const MessageType = { DEFAULT: 0, CHANNEL_PINNED_MESSAGE: 6, REPLY: 19, CHAT_INPUT_COMMAND: 20 } as const;
 
 /** Types a user may not delete (recipient add/remove, call, channel name/icon change, thread starter). */
 const UNDELETABLE_TYPES = new Set([1, 2, 3, 4, 5, 21]);
@@ -61,6 +61,11 @@ export function messageJson(record: MessageRecord, rendering: MessageRendering):
   };
   if (record.nonce !== null) json['nonce'] = record.nonce;
   if (record.webhook_id !== null) json['webhook_id'] = record.webhook_id;
+  if (record.application_id !== undefined) json['application_id'] = record.application_id;
+  if (record.interaction_metadata !== undefined) {
+    json['interaction_metadata'] = record.interaction_metadata;
+    json['interaction'] = legacyInteraction(record.interaction_metadata);
+  }
   if (record.sticker_ids.length > 0) {
     json['sticker_items'] = record.sticker_ids.map((id) => ({ id, name: '', format_type: 1 }));
   }
@@ -72,6 +77,11 @@ export function messageJson(record: MessageRecord, rendering: MessageRendering):
     }
   }
   return json;
+}
+
+/** The deprecated `interaction` field (MessageInteraction) some libraries still read, from the metadata. */
+function legacyInteraction(metadata: Record<string, unknown>): Record<string, unknown> {
+  return { id: metadata['id'], type: metadata['type'], name: metadata['name'] ?? '', user: metadata['user'] };
 }
 
 /**

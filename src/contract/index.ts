@@ -4,6 +4,7 @@ import * as application from './application.js';
 import * as applicationCommand from './applicationCommand.js';
 import * as channel from './channel.js';
 import * as guild from './guild.js';
+import * as interaction from './interaction.js';
 import * as message from './message.js';
 import * as realtime from './realtime.js';
 import * as user from './user.js';
@@ -90,6 +91,8 @@ export const schemas = {
   ApplicationCommandCreateSchema: applicationCommand.ApplicationCommandCreateSchema,
   ApplicationCommandEditSchema: applicationCommand.ApplicationCommandEditSchema,
   ApplicationCommandBulkSchema: applicationCommand.ApplicationCommandBulkSchema,
+  InteractionCreateSchema: interaction.InteractionCreateSchema,
+  InteractionCallbackSchema: interaction.InteractionCallbackSchema,
   // Real-time (gateway and voice)
   IdentifySchema: realtime.IdentifySchema,
   ActivitySchema: realtime.ActivitySchema,
@@ -115,6 +118,7 @@ export * from './application.js';
 export * from './applicationCommand.js';
 export * from './channel.js';
 export * from './guild.js';
+export * from './interaction.js';
 export * from './message.js';
 export * from './realtime.js';
 export * from './user.js';

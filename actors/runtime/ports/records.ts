@@ -180,6 +180,10 @@ export interface MessageRecord {
   webhook_id: string | null;
   /** The author's public user record as JSON at send time (so reads need no user lookups). */
   author_json: string;
+  /** A response to an interaction: the application that sent it (absent on other messages). */
+  application_id?: string;
+  /** A response to an interaction: Discord's `interaction_metadata` object (absent on other messages). */
+  interaction_metadata?: Record<string, unknown>;
 }
 
 /** One user's reaction to a message with one emoji. */

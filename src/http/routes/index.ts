@@ -23,6 +23,7 @@ import { userCompatRoutes } from './userCompatRoutes.js';
 import { userRoutes } from './userRoutes.js';
 import { userSocialRoutes } from './userSocialRoutes.js';
 import { webhookRoutes } from './webhookRoutes.js';
+import { interactionRoutes } from './interactionRoutes.js';
 
 /** Adds one resource's routes to the API router. */
 export type RouteModule = (router: Router<EdgeState>, deps: EdgeDeps) => void;
@@ -43,6 +44,8 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   pinRoutes,
   reactionRoutes,
   messageRoutes,
+  // Before webhookRoutes: an interaction token's "/webhooks/{application_id}/{token}/..." is served here.
+  interactionRoutes,
   webhookRoutes,
   // Before guildRoutes and roleRoutes: "/guilds/templates/{code}" and "/roles/member-counts" are literal paths.
   templateRoutes,

@@ -67,7 +67,19 @@ export interface ChannelCommand {
      * nothing more, when it is "0"); 404/403 otherwise. The edge asks it before reporting an invalid
      * body, so a caller without the route's permission hears that first, as on Discord.
      */
-    | { $case: 'checkPermission'; checkPermission: ChannelPermissionCheck }
+    | { $case: 'checkPermission'; checkPermission: ChannelPermissionCheck } //
+    /**
+     * Interactions in this channel: this actor holds each one's live state (acknowledged or not, the
+     * 3 s window, the original response) for 15 minutes, so callbacks from any node are serialized here.
+     * Edge -> Channel: a user invokes a command, clicks a component, submits a modal or asks autocomplete.
+     */
+    | { $case: 'createInteraction'; createInteraction: InteractionRequest } //
+    /** Edge -> Channel: POST /interactions/{id}/{token}/callback (the edge verified the token). */
+    | { $case: 'interactionCallback'; interactionCallback: InteractionRequest } //
+    /** Edge -> Channel: /webhooks/{application_id}/{interaction_token}[/messages/...] (followups, @original). */
+    | { $case: 'interactionWebhook'; interactionWebhook: InteractionRequest } //
+    /** Channel -> itself (timer): an interaction's 3 s window closed. */
+    | { $case: 'interactionTimeout'; interactionTimeout: InteractionTimeout }
     | undefined;
 }
 
@@ -193,6 +205,27 @@ export interface RecipientTarget {
   userId: string;
 }
 
+export interface InteractionRequest {
+  /** The invoking user (create_interaction); unset when the interaction token authorizes the request. */
+  caller?: Caller | undefined;
+  /** Assigned by the edge, which signs the token over it (see src/domain/interactionTokens.ts). */
+  interactionId: string;
+  applicationId: string;
+  token: string;
+  /** The validated Discord body as JSON (interaction, callback, followup or edit). */
+  body: string;
+  /** interaction_webhook: "followup", "get", "edit" or "delete". */
+  op: string;
+  /** interaction_webhook: a message id, or "@original". */
+  messageId: string;
+  /** interaction_callback: reply with the callback resource (?with_response=true). */
+  withResponse: boolean;
+}
+
+export interface InteractionTimeout {
+  interactionId: string;
+}
+
 function createBaseChannelCommand(): ChannelCommand {
   return { command: undefined };
 }
@@ -295,6 +328,18 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'checkPermission':
         ChannelPermissionCheck.encode(message.command.checkPermission, writer.uint32(258).fork()).join();
+        break;
+      case 'createInteraction':
+        InteractionRequest.encode(message.command.createInteraction, writer.uint32(266).fork()).join();
+        break;
+      case 'interactionCallback':
+        InteractionRequest.encode(message.command.interactionCallback, writer.uint32(274).fork()).join();
+        break;
+      case 'interactionWebhook':
+        InteractionRequest.encode(message.command.interactionWebhook, writer.uint32(282).fork()).join();
+        break;
+      case 'interactionTimeout':
+        InteractionTimeout.encode(message.command.interactionTimeout, writer.uint32(290).fork()).join();
         break;
     }
     return writer;
@@ -596,6 +641,50 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
             message.command = {
               $case: 'checkPermission',
               checkPermission: ChannelPermissionCheck.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.command = {
+              $case: 'createInteraction',
+              createInteraction: InteractionRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 34: {
+            if (tag !== 274) {
+              break;
+            }
+
+            message.command = {
+              $case: 'interactionCallback',
+              interactionCallback: InteractionRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.command = {
+              $case: 'interactionWebhook',
+              interactionWebhook: InteractionRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
+            message.command = {
+              $case: 'interactionTimeout',
+              interactionTimeout: InteractionTimeout.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -982,7 +1071,95 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                                                                                   object.check_permission,
                                                                                                                                 ),
                                                                                                                             }
-                                                                                                                          : undefined,
+                                                                                                                          : isSet(
+                                                                                                                                object.createInteraction,
+                                                                                                                              )
+                                                                                                                            ? {
+                                                                                                                                $case:
+                                                                                                                                  'createInteraction',
+                                                                                                                                createInteraction:
+                                                                                                                                  InteractionRequest.fromJSON(
+                                                                                                                                    object.createInteraction,
+                                                                                                                                  ),
+                                                                                                                              }
+                                                                                                                            : isSet(
+                                                                                                                                  object.create_interaction,
+                                                                                                                                )
+                                                                                                                              ? {
+                                                                                                                                  $case:
+                                                                                                                                    'createInteraction',
+                                                                                                                                  createInteraction:
+                                                                                                                                    InteractionRequest.fromJSON(
+                                                                                                                                      object.create_interaction,
+                                                                                                                                    ),
+                                                                                                                                }
+                                                                                                                              : isSet(
+                                                                                                                                    object.interactionCallback,
+                                                                                                                                  )
+                                                                                                                                ? {
+                                                                                                                                    $case:
+                                                                                                                                      'interactionCallback',
+                                                                                                                                    interactionCallback:
+                                                                                                                                      InteractionRequest.fromJSON(
+                                                                                                                                        object.interactionCallback,
+                                                                                                                                      ),
+                                                                                                                                  }
+                                                                                                                                : isSet(
+                                                                                                                                      object.interaction_callback,
+                                                                                                                                    )
+                                                                                                                                  ? {
+                                                                                                                                      $case:
+                                                                                                                                        'interactionCallback',
+                                                                                                                                      interactionCallback:
+                                                                                                                                        InteractionRequest.fromJSON(
+                                                                                                                                          object.interaction_callback,
+                                                                                                                                        ),
+                                                                                                                                    }
+                                                                                                                                  : isSet(
+                                                                                                                                        object.interactionWebhook,
+                                                                                                                                      )
+                                                                                                                                    ? {
+                                                                                                                                        $case:
+                                                                                                                                          'interactionWebhook',
+                                                                                                                                        interactionWebhook:
+                                                                                                                                          InteractionRequest.fromJSON(
+                                                                                                                                            object.interactionWebhook,
+                                                                                                                                          ),
+                                                                                                                                      }
+                                                                                                                                    : isSet(
+                                                                                                                                          object.interaction_webhook,
+                                                                                                                                        )
+                                                                                                                                      ? {
+                                                                                                                                          $case:
+                                                                                                                                            'interactionWebhook',
+                                                                                                                                          interactionWebhook:
+                                                                                                                                            InteractionRequest.fromJSON(
+                                                                                                                                              object.interaction_webhook,
+                                                                                                                                            ),
+                                                                                                                                        }
+                                                                                                                                      : isSet(
+                                                                                                                                            object.interactionTimeout,
+                                                                                                                                          )
+                                                                                                                                        ? {
+                                                                                                                                            $case:
+                                                                                                                                              'interactionTimeout',
+                                                                                                                                            interactionTimeout:
+                                                                                                                                              InteractionTimeout.fromJSON(
+                                                                                                                                                object.interactionTimeout,
+                                                                                                                                              ),
+                                                                                                                                          }
+                                                                                                                                        : isSet(
+                                                                                                                                              object.interaction_timeout,
+                                                                                                                                            )
+                                                                                                                                          ? {
+                                                                                                                                              $case:
+                                                                                                                                                'interactionTimeout',
+                                                                                                                                              interactionTimeout:
+                                                                                                                                                InteractionTimeout.fromJSON(
+                                                                                                                                                  object.interaction_timeout,
+                                                                                                                                                ),
+                                                                                                                                            }
+                                                                                                                                          : undefined,
     };
   },
 
@@ -1052,6 +1229,14 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.removeRecipient = RecipientTarget.toJSON(message.command.removeRecipient);
     } else if (message.command?.$case === 'checkPermission') {
       obj.checkPermission = ChannelPermissionCheck.toJSON(message.command.checkPermission);
+    } else if (message.command?.$case === 'createInteraction') {
+      obj.createInteraction = InteractionRequest.toJSON(message.command.createInteraction);
+    } else if (message.command?.$case === 'interactionCallback') {
+      obj.interactionCallback = InteractionRequest.toJSON(message.command.interactionCallback);
+    } else if (message.command?.$case === 'interactionWebhook') {
+      obj.interactionWebhook = InteractionRequest.toJSON(message.command.interactionWebhook);
+    } else if (message.command?.$case === 'interactionTimeout') {
+      obj.interactionTimeout = InteractionTimeout.toJSON(message.command.interactionTimeout);
     }
     return obj;
   },
@@ -1313,6 +1498,42 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
           message.command = {
             $case: 'checkPermission',
             checkPermission: ChannelPermissionCheck.fromPartial(object.command.checkPermission),
+          };
+        }
+        break;
+      }
+      case 'createInteraction': {
+        if (object.command?.createInteraction !== undefined && object.command?.createInteraction !== null) {
+          message.command = {
+            $case: 'createInteraction',
+            createInteraction: InteractionRequest.fromPartial(object.command.createInteraction),
+          };
+        }
+        break;
+      }
+      case 'interactionCallback': {
+        if (object.command?.interactionCallback !== undefined && object.command?.interactionCallback !== null) {
+          message.command = {
+            $case: 'interactionCallback',
+            interactionCallback: InteractionRequest.fromPartial(object.command.interactionCallback),
+          };
+        }
+        break;
+      }
+      case 'interactionWebhook': {
+        if (object.command?.interactionWebhook !== undefined && object.command?.interactionWebhook !== null) {
+          message.command = {
+            $case: 'interactionWebhook',
+            interactionWebhook: InteractionRequest.fromPartial(object.command.interactionWebhook),
+          };
+        }
+        break;
+      }
+      case 'interactionTimeout': {
+        if (object.command?.interactionTimeout !== undefined && object.command?.interactionTimeout !== null) {
+          message.command = {
+            $case: 'interactionTimeout',
+            interactionTimeout: InteractionTimeout.fromPartial(object.command.interactionTimeout),
           };
         }
         break;
@@ -3081,6 +3302,286 @@ export const RecipientTarget: MessageFns<RecipientTarget> = {
     message.caller =
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.userId = object.userId ?? '';
+    return message;
+  },
+};
+
+function createBaseInteractionRequest(): InteractionRequest {
+  return {
+    caller: undefined,
+    interactionId: '',
+    applicationId: '',
+    token: '',
+    body: '',
+    op: '',
+    messageId: '',
+    withResponse: false,
+  };
+}
+
+export const InteractionRequest: MessageFns<InteractionRequest> = {
+  encode(message: InteractionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.interactionId !== '') {
+      writer.uint32(18).string(message.interactionId);
+    }
+    if (message.applicationId !== '') {
+      writer.uint32(26).string(message.applicationId);
+    }
+    if (message.token !== '') {
+      writer.uint32(34).string(message.token);
+    }
+    if (message.body !== '') {
+      writer.uint32(42).string(message.body);
+    }
+    if (message.op !== '') {
+      writer.uint32(50).string(message.op);
+    }
+    if (message.messageId !== '') {
+      writer.uint32(58).string(message.messageId);
+    }
+    if (message.withResponse !== false) {
+      writer.uint32(64).bool(message.withResponse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InteractionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInteractionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.interactionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.op = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.withResponse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InteractionRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      interactionId: isSet(object.interactionId)
+        ? globalThis.String(object.interactionId)
+        : isSet(object.interaction_id)
+          ? globalThis.String(object.interaction_id)
+          : '',
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
+      token: isSet(object.token) ? globalThis.String(object.token) : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      op: isSet(object.op) ? globalThis.String(object.op) : '',
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+          ? globalThis.String(object.message_id)
+          : '',
+      withResponse: isSet(object.withResponse)
+        ? globalThis.Boolean(object.withResponse)
+        : isSet(object.with_response)
+          ? globalThis.Boolean(object.with_response)
+          : false,
+    };
+  },
+
+  toJSON(message: InteractionRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.interactionId !== '') {
+      obj.interactionId = message.interactionId;
+    }
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
+    if (message.token !== '') {
+      obj.token = message.token;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.op !== '') {
+      obj.op = message.op;
+    }
+    if (message.messageId !== '') {
+      obj.messageId = message.messageId;
+    }
+    if (message.withResponse !== false) {
+      obj.withResponse = message.withResponse;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InteractionRequest>): InteractionRequest {
+    return InteractionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InteractionRequest>): InteractionRequest {
+    const message = createBaseInteractionRequest();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.interactionId = object.interactionId ?? '';
+    message.applicationId = object.applicationId ?? '';
+    message.token = object.token ?? '';
+    message.body = object.body ?? '';
+    message.op = object.op ?? '';
+    message.messageId = object.messageId ?? '';
+    message.withResponse = object.withResponse ?? false;
+    return message;
+  },
+};
+
+function createBaseInteractionTimeout(): InteractionTimeout {
+  return { interactionId: '' };
+}
+
+export const InteractionTimeout: MessageFns<InteractionTimeout> = {
+  encode(message: InteractionTimeout, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.interactionId !== '') {
+      writer.uint32(10).string(message.interactionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InteractionTimeout {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInteractionTimeout();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.interactionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InteractionTimeout {
+    return {
+      interactionId: isSet(object.interactionId)
+        ? globalThis.String(object.interactionId)
+        : isSet(object.interaction_id)
+          ? globalThis.String(object.interaction_id)
+          : '',
+    };
+  },
+
+  toJSON(message: InteractionTimeout): unknown {
+    const obj: any = {};
+    if (message.interactionId !== '') {
+      obj.interactionId = message.interactionId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InteractionTimeout>): InteractionTimeout {
+    return InteractionTimeout.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InteractionTimeout>): InteractionTimeout {
+    const message = createBaseInteractionTimeout();
+    message.interactionId = object.interactionId ?? '';
     return message;
   },
 };

@@ -1,0 +1,87 @@
+import type { MessageRecord } from '../runtime/ports/records.js';
+
+/** How long an interaction stays known: its token's lifetime (Discord: 15 minutes). */
+export const INTERACTION_LIFETIME_MS = 15 * 60_000;
+/** How long the application has to answer (Discord: 3 seconds), else the user sees the failure. */
+export const INTERACTION_WINDOW_MS = 3_000;
+/** Most interactions one channel keeps at once; the oldest are forgotten first beyond it. */
+const MAX_LIVE_INTERACTIONS = 5_000;
+
+/** A modal the application showed, waiting for the user to submit it (type 5 names it by `data.id`). */
+export interface PendingModal {
+  readonly customId: string;
+  /** The text inputs by custom_id, with the bounds the submission must respect. */
+  readonly inputs: ReadonlyMap<string, { readonly required: boolean; readonly min: number; readonly max: number }>;
+}
+
+/** One interaction's live state, owned by the Channel actor of its channel. */
+export interface LiveInteraction {
+  readonly id: string;
+  readonly token: string;
+  /** Interaction type: 2 command, 3 component, 4 autocomplete, 5 modal submit. */
+  readonly type: number;
+  readonly applicationId: string;
+  readonly botUserId: string;
+  readonly invokerId: string;
+  readonly nonce: string | null;
+  readonly createdAtMs: number;
+  /** Discord's interaction_metadata of the messages that answer it. */
+  readonly metadata: Record<string, unknown>;
+  /** The message whose component was clicked (type 3, and a modal opened from one). */
+  readonly sourceMessageId: string | null;
+  /** The message type of the responses: 20 CHAT_INPUT_COMMAND, 0 otherwise. */
+  readonly responseType: number;
+  acknowledged: boolean;
+  /** The 3 s window closed unanswered: the user was told it failed. */
+  failed: boolean;
+  /** The response message (type 4 or 5), or the source message after a type 6 or 7. */
+  originalMessageId: string | null;
+  /** Ephemeral messages of this interaction (original and followups), by id: kept here, never stored. */
+  readonly ephemeral: Map<string, MessageRecord>;
+  /** A modal shown in answer (type 9), by the modal's id. */
+  modal?: { readonly id: string } & PendingModal;
+}
+
+/**
+ * The interactions of one channel, in memory: a channel actor that fails over (or passivates) forgets
+ * them, and their callbacks then answer 404 10062 as for an expired interaction. Entries go after
+ * INTERACTION_LIFETIME_MS, and the oldest beyond MAX_LIVE_INTERACTIONS.
+ */
+export class InteractionRegistry {
+  readonly #live = new Map<string, LiveInteraction>();
+  /** modal id → interaction id. */
+  readonly #modals = new Map<string, string>();
+
+  /** Keeps a new interaction (and prunes the old ones). */
+  add(interaction: LiveInteraction, nowMs: number): void {
+    this.#prune(nowMs);
+    this.#live.set(interaction.id, interaction);
+  }
+
+  /** A live interaction, or undefined when unknown or past its lifetime. */
+  get(id: string, nowMs: number): LiveInteraction | undefined {
+    const found = this.#live.get(id);
+    return found !== undefined && nowMs - found.createdAtMs < INTERACTION_LIFETIME_MS ? found : undefined;
+  }
+
+  /** Remembers the modal an interaction answered with, so its submission can be checked. */
+  showModal(interaction: LiveInteraction, modal: { readonly id: string } & PendingModal): void {
+    interaction.modal = modal;
+    this.#modals.set(modal.id, interaction.id);
+  }
+
+  /** The interaction that showed modal `modalId` to `userId`, if it is still live. */
+  modalOf(modalId: string, userId: string, nowMs: number): LiveInteraction | undefined {
+    const interaction = this.get(this.#modals.get(modalId) ?? '', nowMs);
+    return interaction?.invokerId === userId ? interaction : undefined;
+  }
+
+  #prune(nowMs: number): void {
+    for (const [id, interaction] of this.#live) {
+      const old = nowMs - interaction.createdAtMs >= INTERACTION_LIFETIME_MS;
+      if (!old && this.#live.size < MAX_LIVE_INTERACTIONS) break; // insertion order: the rest are newer
+      this.#live.delete(id);
+      if (interaction.modal) this.#modals.delete(interaction.modal.id);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import type { Router } from '@koa/router';
+import { ActorKind } from '../../../cluster/ActorSystem.js';
+import type { InteractionRequest } from '../../../proto/gen/chorus/v1/channel.js';
+import { UnknownEntityError } from '../../domain/errors.js';
+import {
+  INTERACTION_TOKEN_TTL_MS,
+  looksLikeInteractionToken,
+  signInteractionToken,
+  verifyInteractionToken,
+  type InteractionClaims,
+} from '../../domain/interactionTokens.js';
+import { isSnowflake } from '../../domain/snowflake.js';
+import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
+import { askChannel, stringQuery } from './messageRouteKit.js';
+import { permissionFirst } from './permissionFirst.js';
+
+const EMPTY_REQUEST: InteractionRequest = {
+  caller: undefined,
+  interactionId: '',
+  applicationId: '',
+  token: '',
+  body: '',
+  op: '',
+  messageId: '',
+  withResponse: false,
+};
+
+/** The claims of the route's `{token}`; 404 10062 for a forged, mangled or expired one (checked at the edge). */
+function claimsOf(ctx: EdgeContext, deps: EdgeDeps): InteractionClaims {
+  const claims = verifyInteractionToken(deps.tokenSecret, ctx.params['token'] ?? '', Date.now());
+  if (!claims) throw new UnknownEntityError('interaction');
+  return claims;
+}
+
+/** The request for the Channel actor holding the interaction a token names (the token carries the channel). */
+function tokenRequest(
+  claims: InteractionClaims,
+  token: string,
+  fields: Partial<InteractionRequest>,
+): InteractionRequest {
+  return {
+    ...EMPTY_REQUEST,
+    interactionId: claims.interactionId,
+    applicationId: claims.applicationId,
+    token,
+    ...fields,
+  };
+}
+
+/** A body without attachment uploads (interaction responses take none yet). */
+function withoutFiles<B extends { attachments?: unknown }>(body: B): B {
+  const copy = { ...body };
+  delete copy.attachments;
+  return copy;
+}
+
+/** `@original` or a snowflake message id; 400 50035 otherwise. */
+function messageParam(ctx: EdgeContext): string {
+  return ctx.params['message_id'] === '@original' ? '@original' : snowflakeParam(ctx, 'message_id');
+}
+
+/**
+ * Interactions: a user invokes one (POST /interactions, answered 204 once the Channel actor of its
+ * channel took it); the application answers by token (POST /interactions/{id}/{token}/callback) and
+ * follows up or edits its responses on `/webhooks/{application_id}/{interaction_token}/...`. Tokens are
+ * HMAC-signed and verified here, so a forged one reaches no actor; the webhook routes hand any other
+ * token on to the webhook routes mounted after these.
+ */
+export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  router.post(
+    '/interactions',
+    permissionFirst(
+      async (ctx) => {
+        // The channel is named by the body: probe it when it is at least a snowflake.
+        const caller = await requireCaller(ctx, deps);
+        const channelId = (ctx.request as { body?: { channel_id?: unknown } }).body?.channel_id;
+        if (typeof channelId !== 'string' || !isSnowflake(channelId)) return;
+        await deps.system.ask(ActorKind.Channel, channelId, {
+          command: { $case: 'checkPermission', checkPermission: { caller, anyOf: '0' } },
+        });
+      },
+      async (ctx) => {
+        const caller = await requireCaller(ctx, deps);
+        const body = validBody(ctx, 'InteractionCreateSchema');
+        const interactionId = deps.ids.next();
+        const claims = {
+          interactionId,
+          applicationId: body.application_id,
+          channelId: body.channel_id,
+          expiresAtMs: Date.now() + INTERACTION_TOKEN_TTL_MS,
+        };
+        const createInteraction = {
+          ...EMPTY_REQUEST,
+          caller,
+          interactionId,
+          applicationId: body.application_id,
+          token: signInteractionToken(deps.tokenSecret, claims),
+          body: JSON.stringify(body),
+        };
+        sendReply(ctx, await askChannel(deps, body.channel_id, { $case: 'createInteraction', createInteraction }));
+      },
+    ),
+  );
+  router.post('/interactions/:interaction_id/:token/callback', async (ctx) => {
+    const claims = claimsOf(ctx, deps);
+    if (claims.interactionId !== ctx.params['interaction_id']) throw new UnknownEntityError('interaction');
+    const body = validBody(ctx, 'InteractionCallbackSchema');
+    const data = body.data === undefined ? undefined : withoutFiles(body.data);
+    const interactionCallback = tokenRequest(claims, ctx.params['token'] ?? '', {
+      body: JSON.stringify({ ...body, data }),
+      withResponse: ['true', '1'].includes(stringQuery(ctx, 'with_response')),
+    });
+    sendReply(ctx, await askChannel(deps, claims.channelId, { $case: 'interactionCallback', interactionCallback }));
+  });
+
+  /** Runs `op` on an interaction token's webhook route, or hands a webhook's token to the webhook routes. */
+  const tokenRoute =
+    (op: string, body: (ctx: EdgeContext) => string) =>
+    async (ctx: EdgeContext, next: () => Promise<unknown>): Promise<void> => {
+      if (!looksLikeInteractionToken(ctx.params['token'])) {
+        await next();
+        return;
+      }
+      const claims = claimsOf(ctx, deps);
+      if (claims.applicationId !== ctx.params['webhook_id']) throw new UnknownEntityError('interaction');
+      const messageId = ctx.params['message_id'] === undefined ? '' : messageParam(ctx);
+      const interactionWebhook = tokenRequest(claims, ctx.params['token'] ?? '', { op, messageId, body: body(ctx) });
+      const reply = await askChannel(deps, claims.channelId, { $case: 'interactionWebhook', interactionWebhook });
+      const wait = op !== 'followup' || ['true', '1'].includes(stringQuery(ctx, 'wait'));
+      if (wait) sendReply(ctx, reply);
+      else ctx.status = 204;
+    };
+  const none = (): string => '';
+  router.post(
+    '/webhooks/:webhook_id/:token',
+    tokenRoute('followup', (ctx) => JSON.stringify(withoutFiles(validBody(ctx, 'WebhookExecuteSchema')))),
+  );
+  const messagePath = '/webhooks/:webhook_id/:token/messages/:message_id';
+  router.get(messagePath, tokenRoute('get', none));
+  router.patch(
+    messagePath,
+    tokenRoute('edit', (ctx) => JSON.stringify(withoutFiles(validBody(ctx, 'MessageEditSchema')))),
+  );
+  router.delete(messagePath, tokenRoute('delete', none));
+}
