@@ -7,7 +7,7 @@ import type { ActorContext } from '../runtime/ActorContext.js';
 import { dispatch, withContext, type HandlerTable } from '../runtime/commandTable.js';
 import type { SessionStore } from '../runtime/ports/sessionStore.js';
 import { authenticate, authenticateResume, type Authenticated } from './authenticate.js';
-import { ClientOp, handleClientOp } from './clientOps.js';
+import { refreshMemberList, serveClientOp, type SessionPort } from './clientOps.js';
 import { sessionPort } from './sessionPort.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
@@ -97,7 +97,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     detach: ({ actor }, command) => done(actor.#detach(command)),
     dispatch: ({ actor, identity }, event) => done(actor.#dispatch(identity, event)),
     heartbeat: ({ actor }) => done(actor.#s.keepAlive()),
-    clientOp: ({ actor, identity }, { op, dataJson }) => done(actor.#clientOp(identity, op, dataJson)),
+    clientOp: ({ actor, identity }, { op, dataJson }) => done(actor.#clientOp(identity, serveClientOp(op, dataJson))),
     expire: async ({ actor }, { detachedAt }) => {
       if (!actor.#s.socket && actor.#s.detachedAt === Number(detachedAt)) await actor.#end();
       return EMPTY;
@@ -231,10 +231,11 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     if (!allowsDispatch(identity.intents, event.intent)) return Promise.resolve(EMPTY);
     const data = dataSeenBy(identity.caller.bot, identity.intents, identity.userId, event);
     const delivered = this.#s.deliver([this.#s.journal.record(event.event, data)], EMPTY);
-    return this.#memberLists.after(event, delivered, (op14) => this.#clientOp(identity, ClientOp.LazyRequest, op14));
+    return this.#memberLists.after(event, delivered, (id) => this.#clientOp(identity, refreshMemberList(id)));
   }
 
-  async #clientOp(identity: Identity, op: number, dataJson: string): Promise<void> {
+  /** Runs a client op, or work like one, with the session's port; then delivers what it emitted. */
+  async #clientOp(identity: Identity, serve: (port: SessionPort) => Promise<void>): Promise<void> {
     const outbox: string[] = [];
     const status = this.#s.status;
     const parts = {
@@ -244,7 +245,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       presence: this.#presence,
       memberLists: this.#memberLists,
     };
-    await handleClientOp(sessionPort(parts, outbox), op, dataJson);
+    await serve(sessionPort(parts, outbox));
     if (outbox.length > 0) await this.#s.deliver(outbox, undefined);
     if (this.#s.status !== status) await this.#s.persistOrWarn();
   }

@@ -2,7 +2,8 @@ import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import { GatewayIntent, hasIntent, intentOf } from '../../src/domain/intents.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { getGuildMember, listGuildMembers, listGuildPresences, type MemberJson } from './guildQueries.js';
-import { memberListSync, requestedRanges, type ListRange } from './memberList.js';
+import { memberList, requestedRanges, type MemberList } from './memberList.js';
+import type { MemberListWatch } from './memberListWatch.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 
 /** What client-op handlers may use of their session. */
@@ -19,8 +20,8 @@ export interface SessionPort {
   emit(event: string, dataJson: string, intent: number): void;
   /** Op 3: the session's new presence (checked, rate-limited and told to the User actor by the session). */
   setPresence(body: unknown): void;
-  /** Op 14 / 37: the ranges to send again when the guild's list moves. */
-  watchList(guildId: string, ranges: ListRange[]): void;
+  /** Op 14 / 37: what the session last sent of each guild's member list, to move it by row ops. */
+  readonly memberLists: MemberListWatch;
 }
 
 /** Client opcodes the session serves (the edge answers heartbeats and ignores the rest). */
@@ -43,6 +44,12 @@ const list = (value: unknown): string[] =>
   (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).filter(
     (item): item is string => typeof item === 'string',
   );
+
+/** The work of one client op, for the session to run with its port. */
+export const serveClientOp =
+  (op: number, dataJson: string) =>
+  (port: SessionPort): Promise<void> =>
+    handleClientOp(port, op, dataJson);
 
 /** Serves one client op; payloads that do not fit are ignored (the edge already checked they are JSON). */
 export async function handleClientOp(port: SessionPort, op: number, dataJson: string): Promise<void> {
@@ -142,13 +149,32 @@ async function lazyRequest(port: SessionPort, guildId: string, channels: unknown
   }
   const ranges = requestedRanges(channels);
   if (ranges.length === 0) return;
-  port.watchList(guildId, ranges);
-  // Every member up to the list's end: the online group comes first, whoever they are.
+  const list = await currentList(port, guildId);
+  port.emit('GUILD_MEMBER_LIST_UPDATE', port.memberLists.sync(guildId, ranges, list), 0);
+}
+
+/** After an event moved a guild's list: the GUILD_MEMBER_LIST_UPDATE that moves the session's rows with it. */
+export const refreshMemberList =
+  (guildId: string) =>
+  (port: SessionPort): Promise<void> =>
+    moveMemberList(port, guildId);
+
+async function moveMemberList(port: SessionPort, guildId: string): Promise<void> {
+  if (!port.guildIds.has(guildId)) {
+    port.memberLists.forget(guildId);
+    return;
+  }
+  const update = port.memberLists.move(guildId, await currentList(port, guildId));
+  if (update !== undefined) port.emit('GUILD_MEMBER_LIST_UPDATE', update, 0);
+}
+
+/** The guild's member list now: every member up to the list's end (the online group first, whoever they are). */
+async function currentList(port: SessionPort, guildId: string): Promise<MemberList> {
   const [members, presences] = await Promise.all([
     listGuildMembers(port.ctx, port.caller, guildId, '', MEMBER_LIST_MAX),
     listGuildPresences(port.ctx, port.caller, guildId),
   ]);
-  port.emit('GUILD_MEMBER_LIST_UPDATE', memberListSync(guildId, port.userId, members, ranges, presences), 0);
+  return memberList(port.userId, members, presences);
 }
 
 /** The presences of a chunk's members who are not offline, in the chunk's order. */

@@ -18,11 +18,15 @@ const same = (a: ListRow | undefined, b: ListRow | undefined): boolean =>
 /**
  * The DELETE / INSERT / UPDATE ops that, applied in order to `oldRows` (splice semantics, as the client
  * does), give exactly `newRows`. Rows that keep their relative order stay put (an UPDATE when their stamp
- * changed); the others are deleted and inserted where they now belong, so a member moving from the
- * offline group to the online one costs one DELETE and one INSERT. Linear in the rows plus
- * O(k log k) for the k rows between the common head and tail.
+ * changed); the others are deleted and inserted where they now belong. Anchors (group headers) stay put
+ * whenever they can, so a member moving from the offline group to the online one costs one DELETE and one
+ * INSERT of that member. Linear in the rows plus O(k log k) for the k rows between the common head and tail.
  */
-export function listOps<T extends ListRow>(oldRows: readonly ListRow[], newRows: readonly T[]): ListOp<T>[] {
+export function listOps<T extends ListRow>(
+  oldRows: readonly ListRow[],
+  newRows: readonly T[],
+  isAnchor: (row: ListRow) => boolean = () => false,
+): ListOp<T>[] {
   let head = 0;
   while (head < oldRows.length && head < newRows.length && same(oldRows[head], newRows[head])) head += 1;
   let tail = 0;
@@ -40,7 +44,7 @@ export function listOps<T extends ListRow>(oldRows: readonly ListRow[], newRows:
     if (!newPlace.has(row.key)) newPlace.set(row.key, index);
   });
   const targets = oldMiddle.map((row) => newPlace.get(row.key) ?? -1);
-  const kept = longestIncreasing(targets);
+  const kept = heaviestIncreasing(targets, oldMiddle.map(isAnchor), newMiddle.length);
 
   const ops: ListOp<T>[] = [];
   // Deleting from the end keeps the indices of the rows still to delete valid.
@@ -58,24 +62,30 @@ export function listOps<T extends ListRow>(oldRows: readonly ListRow[], newRows:
   return ops;
 }
 
-/** Positions of a longest strictly increasing run of the non-negative values (patience sorting). */
-function longestIncreasing(values: readonly number[]): Set<number> {
-  const tops: number[] = []; // tops[k]: position of the smallest last value of a run of length k + 1
+/**
+ * Positions of a heaviest strictly increasing run of the non-negative values (a row weighs 1, an anchor more
+ * than all other rows together), found with a Fenwick tree of the best run ending at each value.
+ */
+function heaviestIncreasing(values: readonly number[], anchored: readonly boolean[], size: number): Set<number> {
+  const score = values.map((_, position) => (anchored[position] ? values.length + 1 : 1));
   const previous = new Array<number>(values.length).fill(-1);
+  const best = new Array<number>(size + 1).fill(-1); // best[i]: end of the heaviest run over values of node i
+  const heavier = (a: number, b: number): boolean => a >= 0 && (b < 0 || (score[a] ?? 0) > (score[b] ?? 0));
+  const bestBelow = (value: number): number => {
+    let found = -1;
+    for (let node = value; node > 0; node -= node & -node)
+      if (heavier(best[node] ?? -1, found)) found = best[node] ?? -1;
+    return found;
+  };
   values.forEach((value, position) => {
     if (value < 0) return;
-    let low = 0;
-    let high = tops.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((values[tops[middle] ?? 0] ?? 0) < value) low = middle + 1;
-      else high = middle;
-    }
-    if (low > 0) previous[position] = tops[low - 1] ?? -1;
-    tops[low] = position;
+    const before = bestBelow(value);
+    previous[position] = before;
+    if (before >= 0) score[position] = (score[position] ?? 0) + (score[before] ?? 0);
+    for (let node = value + 1; node <= size; node += node & -node)
+      if (heavier(position, best[node] ?? -1)) best[node] = position;
   });
   const run = new Set<number>();
-  for (let position = tops[tops.length - 1] ?? -1; position >= 0; position = previous[position] ?? -1)
-    run.add(position);
+  for (let position = bestBelow(size); position >= 0; position = previous[position] ?? -1) run.add(position);
   return run;
 }

@@ -24,18 +24,38 @@ export function requestedRanges(channels: unknown): ListRange[] {
   return [...seen.values()];
 }
 
+/** The ranges sorted, overlapping ones merged: the windows of rows a session keeps for its diffs. */
+export function listWindows(ranges: readonly ListRange[]): ListRange[] {
+  const windows: [number, number][] = [];
+  for (const [first, last] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const previous = windows[windows.length - 1];
+    if (previous && first <= previous[1]) previous[1] = Math.max(previous[1], last);
+    else windows.push([first, last]);
+  }
+  return windows;
+}
+
+/** A member-list row as GUILD_MEMBER_LIST_UPDATE items carry it: a group header or a member with its presence. */
+export type ListItem =
+  { group: { id: string; count: number } } | { member: MemberJson & { presence: Record<string, unknown> } };
+
+/** A guild's member list as a client shows it: every row, header rows included, and the counts beside it. */
+export interface MemberList {
+  readonly items: readonly ListItem[];
+  readonly groups: readonly { id: string; count: number }[];
+  readonly memberCount: number;
+  readonly onlineCount: number;
+}
+
 /**
- * GUILD_MEMBER_LIST_UPDATE with one SYNC op per range, list id "everyone": an "online" group of the
- * members with a presence (the guild's, from list_presences; the requester is online while it asks)
- * before the "offline" one.
+ * The list "everyone": an "online" group of the members with a presence (the guild's, from
+ * list_presences; the requester is online while it asks) before the "offline" one; empty groups left out.
  */
-export function memberListSync(
-  guildId: string,
+export function memberList(
   selfId: string,
   members: readonly MemberJson[],
-  ranges: readonly ListRange[],
   presences: ReadonlyMap<string, PresenceJson> = new Map(),
-): string {
+): MemberList {
   const presence = (id: string, status: string): Record<string, unknown> => {
     const known = presences.get(id);
     if (status === 'online' && known)
@@ -50,7 +70,7 @@ export function memberListSync(
   const isOnline = (member: MemberJson): boolean => member.user?.id === selfId || presences.has(member.user?.id ?? '');
   const online = members.filter(isOnline);
   const offline = members.filter((member) => !isOnline(member));
-  const items: unknown[] = [];
+  const items: ListItem[] = [];
   const groups: { id: string; count: number }[] = [];
   for (const [id, group] of [
     ['online', online],
@@ -63,13 +83,34 @@ export function memberListSync(
       items.push({ member: { ...member, presence: presence(member.user?.id ?? '', id) } });
     }
   }
-  const ops = ranges.map((range) => ({ op: 'SYNC', range, items: items.slice(range[0], range[1] + 1) }));
+  return { items, groups, memberCount: members.length, onlineCount: online.length };
+}
+
+/** One SYNC op per range, each with the rows of the list that fall in it. */
+export function syncOps(list: MemberList, ranges: readonly ListRange[]): unknown[] {
+  return ranges.map((range) => ({ op: 'SYNC', range, items: list.items.slice(range[0], range[1] + 1) }));
+}
+
+/** The GUILD_MEMBER_LIST_UPDATE `d` for list "everyone": `ops` plus the list's current groups and counts. */
+export function listUpdateJson(guildId: string, list: MemberList, ops: readonly unknown[]): string {
   return JSON.stringify({
     guild_id: guildId,
     id: 'everyone',
-    member_count: members.length,
-    online_count: online.length,
-    groups,
+    member_count: list.memberCount,
+    online_count: list.onlineCount,
+    groups: list.groups,
     ops,
   });
+}
+
+/** GUILD_MEMBER_LIST_UPDATE with one SYNC op per range of the list `memberList` builds. */
+export function memberListSync(
+  guildId: string,
+  selfId: string,
+  members: readonly MemberJson[],
+  ranges: readonly ListRange[],
+  presences: ReadonlyMap<string, PresenceJson> = new Map(),
+): string {
+  const list = memberList(selfId, members, presences);
+  return listUpdateJson(guildId, list, syncOps(list, ranges));
 }

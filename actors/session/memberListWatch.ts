@@ -1,45 +1,87 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
-import type { ListRange } from './memberList.js';
+import { listOps, type ListRow } from './listOps.js';
+import { listUpdateJson, listWindows, syncOps, type ListItem, type ListRange, type MemberList } from './memberList.js';
 
 /** Events that move a guild's member list: someone comes, goes, or changes status. */
 const LIST_MOVERS = new Set(['PRESENCE_UPDATE', 'GUILD_MEMBER_ADD', 'GUILD_MEMBER_REMOVE']);
 /** Guilds whose lists one session follows at most (a client follows the guild it shows). */
 const MAX_WATCHED = 25;
 
+/** What a session last sent of one guild's list: the rows of its windows (keys and stamps only) and the sizes. */
+interface SentList {
+  readonly windows: readonly ListRange[];
+  rows: ListRow[][];
+  /** Rows of the whole list, header rows included (what the client's setGroups made it). */
+  length: number;
+  /** The groups and counts as last sent. */
+  counts: string;
+}
+
+interface StampedRow extends ListRow {
+  readonly item: ListItem;
+}
+
 /**
- * The member-list ranges a session asked for (op 14 / 37), per guild, kept in memory: when an event moves
- * that guild's list, the session sends the ranges again as a fresh SYNC, so the online group and the
- * counts follow people coming and going (a whole-range SYNC rather than row-level INSERT/DELETE ops).
+ * What a session showed of each guild's member list it asked for (op 14 / 37), kept in memory: per guild
+ * only the requested windows' rows, each as a key and a fingerprint, so it stays small. When an event
+ * moves that guild's list, the session computes the new rows and sends one GUILD_MEMBER_LIST_UPDATE whose
+ * DELETE / INSERT / UPDATE ops turn the old rows into the new ones, with the new groups and counts; a SYNC
+ * of the windows instead when that is smaller or when row shifts below a window would land wrongly.
  */
 export class MemberListWatch {
-  readonly #ranges = new Map<string, ListRange[]>();
+  readonly #lists = new Map<string, SentList>();
 
-  /** Remembers the ranges last asked for in a guild. */
-  watch(guildId: string, ranges: ListRange[]): void {
-    this.#ranges.delete(guildId);
-    this.#ranges.set(guildId, ranges);
-    if (this.#ranges.size > MAX_WATCHED) this.#ranges.delete(this.#ranges.keys().next().value ?? '');
+  /** The op 14 answer, a SYNC of `ranges`, remembered as what the client now shows of the guild's list. */
+  sync(guildId: string, ranges: readonly ListRange[], list: MemberList): string {
+    const windows = listWindows(ranges);
+    const rows = windows.map((window) => windowRows(list, window).map(keyAndStamp));
+    this.#lists.delete(guildId);
+    this.#lists.set(guildId, { windows, rows, length: list.items.length, counts: countsOf(list) });
+    if (this.#lists.size > MAX_WATCHED) this.#lists.delete(this.#lists.keys().next().value ?? '');
+    return listUpdateJson(guildId, list, syncOps(list, windows));
   }
 
   /**
-   * `delivered` (the event's delivery), then, when the event moved a list this session follows, `lazyRequest`
-   * with its ranges again, in the same turn; a failed re-sync leaves the list as it was until the next move.
+   * The update that turns what the client shows into `list` (row ops, or a SYNC when smaller), remembered as
+   * sent; undefined when the session does not follow the guild's list or nothing it shows changed.
    */
-  after<R>(event: DispatchEvent, delivered: Promise<R>, lazyRequest: (dataJson: string) => Promise<void>): Promise<R> {
-    const resync = this.resyncOf(event);
-    if (resync === undefined) return delivered;
+  move(guildId: string, list: MemberList): string | undefined {
+    const sent = this.#lists.get(guildId);
+    if (!sent) return undefined;
+    const fresh = sent.windows.map((window) => windowRows(list, window));
+    const ops = rowOps(sent, fresh, list.items.length);
+    const counts = countsOf(list);
+    sent.rows = fresh.map((rows) => rows.map(keyAndStamp));
+    sent.length = list.items.length;
+    if (ops?.length === 0 && counts === sent.counts) return undefined;
+    sent.counts = counts;
+    return listUpdateJson(guildId, list, ops ?? syncOps(list, sent.windows));
+  }
+
+  /** Stops following a guild's list (the session left the guild). */
+  forget(guildId: string): void {
+    this.#lists.delete(guildId);
+  }
+
+  /**
+   * `delivered` (the event's delivery), then, when the event moved a list this session follows, `refresh`
+   * of that guild's list, in the same turn; a failed refresh leaves the list as it was until the next move.
+   */
+  after<R>(event: DispatchEvent, delivered: Promise<R>, refresh: (guildId: string) => Promise<void>): Promise<R> {
+    const guildId = this.movedBy(event);
+    if (guildId === undefined) return delivered;
     return delivered.then((reply) =>
-      lazyRequest(resync).then(
+      refresh(guildId).then(
         () => reply,
         () => reply,
       ),
     );
   }
 
-  /** The op 14 `d` that re-syncs the list `event` moved, or undefined when it moved none this session follows. */
-  resyncOf(event: DispatchEvent): string | undefined {
-    if (this.#ranges.size === 0 || !LIST_MOVERS.has(event.event)) return undefined;
+  /** The guild whose followed list `event` moved, or undefined when it moved none this session follows. */
+  movedBy(event: DispatchEvent): string | undefined {
+    if (this.#lists.size === 0 || !LIST_MOVERS.has(event.event)) return undefined;
     let data: unknown;
     try {
       data = parseJson(event.dataJson);
@@ -47,7 +89,57 @@ export class MemberListWatch {
       return undefined;
     }
     const guildId = isJsonObject(data) ? data['guild_id'] : undefined;
-    const ranges = typeof guildId === 'string' ? this.#ranges.get(guildId) : undefined;
-    return ranges ? JSON.stringify({ guild_id: guildId, channels: { list: ranges } }) : undefined;
+    return typeof guildId === 'string' && this.#lists.has(guildId) ? guildId : undefined;
   }
+}
+
+/**
+ * The wire ops that turn the sent windows into `fresh`, or undefined when a SYNC is needed: when they would
+ * outnumber the rows, or when the list's end moved past a window's start (the rows the client has below
+ * that window then shift by a count the window's own ops do not see).
+ */
+function rowOps(sent: SentList, fresh: readonly StampedRow[][], length: number): unknown[] | undefined {
+  const shorter = Math.min(sent.length, length);
+  const longer = Math.max(sent.length, length);
+  if (sent.windows.some(([first]) => shorter < first && first < longer)) return undefined;
+  const ops: unknown[] = [];
+  let rowCount = 0;
+  // With no window start between the two ends, only a window holding the list's end changes length, and every
+  // window after it is empty in both lists: each window's ops leave the other windows' rows where they were.
+  for (let index = 0; index < sent.windows.length; index += 1) {
+    const first = sent.windows[index]?.[0] ?? 0;
+    const rows = fresh[index] ?? [];
+    rowCount += rows.length;
+    for (const op of listOps(sent.rows[index] ?? [], rows, isGroupHeader)) {
+      const at = first + op.index;
+      ops.push(op.op === 'DELETE' ? { op: op.op, index: at } : { op: op.op, index: at, item: op.row.item });
+    }
+  }
+  return ops.length > rowCount ? undefined : ops;
+}
+
+function windowRows(list: MemberList, [first, last]: ListRange): StampedRow[] {
+  return list.items.slice(first, last + 1).map((item) => {
+    const json = JSON.stringify(item);
+    const key = 'group' in item ? `group:${item.group.id}` : `member:${item.member.user?.id ?? json}`;
+    // The length beside the hash: a changed row must not look unchanged, and a stamp is all that is kept.
+    return { key, stamp: fingerprint(json) * 0x10000 + (json.length & 0xffff), item };
+  });
+}
+
+/** Group headers stay put when a member changes group: the member's row is the one that moves. */
+const isGroupHeader = (row: ListRow): boolean => row.key.startsWith('group:');
+
+const keyAndStamp = ({ key, stamp }: ListRow): ListRow => ({ key, stamp });
+
+const countsOf = (list: MemberList): string => JSON.stringify([list.memberCount, list.onlineCount, list.groups]);
+
+/** FNV-1a over the UTF-16 units: cheap, and enough to tell a row's versions apart. */
+function fingerprint(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }

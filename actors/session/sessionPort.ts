@@ -28,8 +28,6 @@ export function sessionPort(parts: SessionParts, outbox: string[]): SessionPort 
       if (allowsDispatch(identity.intents, intent)) outbox.push(session.journal.record(event, dataJson));
     },
     setPresence: (body) => parts.presence.update(ctx, identity.userId, body, session),
-    watchList: (guildId, ranges) => {
-      parts.memberLists.watch(guildId, ranges);
-    },
+    memberLists: parts.memberLists,
   };
 }

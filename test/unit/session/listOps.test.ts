@@ -61,6 +61,27 @@ describe('listOps', () => {
     );
   });
 
+  it('keeps group headers in place and moves the members, even where moving the header would take fewer ops', () => {
+    // Two members come online at once: moving "F" up would be one DELETE and one INSERT, but the client
+    // would see the offline header jump; the members are the rows that move.
+    const header = (row: ListRow): boolean => row.key === 'O' || row.key === 'F';
+    const old = [row('O', 1), row('me'), row('F', 3), row('a'), row('b'), row('c')];
+    const next = [row('O', 3), row('me'), row('a', 1), row('b', 1), row('F', 1), row('c')];
+    const ops = listOps(old, next, header);
+    assert.deepEqual(apply(old, ops), next);
+    assert.deepEqual(
+      ops.map((op) => [op.op, op.index, op.op === 'DELETE' ? '' : op.row.key]),
+      [
+        ['DELETE', 4, ''],
+        ['DELETE', 3, ''],
+        ['UPDATE', 0, 'O'],
+        ['INSERT', 2, 'a'],
+        ['INSERT', 3, 'b'],
+        ['UPDATE', 4, 'F'],
+      ],
+    );
+  });
+
   it('UPDATEs a row whose content changed in place', () => {
     const ops = assertTurnsInto(rows('a b c'), [row('a'), row('b', 7), row('c')]);
     assert.deepEqual(ops, [{ op: 'UPDATE', index: 1, row: row('b', 7) }]);
@@ -96,6 +117,14 @@ describe('listOps', () => {
         .map((key) => row(key));
       const next = random() < 0.5 ? shuffled([...kept, ...added], random) : [...kept, ...added];
       assertTurnsInto(old, next);
+      const anchors = new Set(keys.filter(() => random() < 0.2));
+      assert.deepEqual(
+        apply(
+          old,
+          listOps(old, next, (item) => anchors.has(item.key)),
+        ),
+        next,
+      );
     }
   });
 
