@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import { GatewayClient } from '../../support/GatewayClient.js';
 import { api } from '../../support/testServer.js';
 import type { ApiMessage } from '../messages/messageFixtures.js';
 import {
@@ -73,5 +74,94 @@ describe('slash commands through discord.js', function () {
       },
     );
     assert.equal(stored.content, 'pong hello');
+  });
+
+  /** Invokes /ping as the member and resolves with the interaction discord.js emits for it. */
+  async function ping_(word?: string): Promise<ChatInputCommandInteraction> {
+    const received = nextInteraction<ChatInputCommandInteraction>(w.bot, (i) => i.isChatInputCommand());
+    const options = word === undefined ? [] : [{ type: 3, name: 'word', value: word }];
+    const response = await invoke(w, { type: 2, data: { id: ping.id, name: 'ping', type: 1, options } });
+    assert.equal(response.status, 204, await response.text());
+    return received;
+  }
+
+  it('shows a deferred response loading, then as editReply changed it', async () => {
+    const interaction = await ping_('later');
+    const from = w.user.frames.length;
+    await interaction.deferReply();
+    const loading = await w.user.waitForDispatch<InteractionMessage>(
+      'MESSAGE_CREATE',
+      (d) => d.interaction_metadata?.id === interaction.id,
+      { from },
+    );
+    assert.equal(loading.d.flags & 128, 128, 'LOADING');
+    assert.equal(loading.d.content, '');
+    const edited = await interaction.editReply('done later');
+    assert.equal(edited.id, loading.d.id);
+    assert.equal(edited.content, 'done later');
+    const update = await w.user.waitForDispatch<InteractionMessage>('MESSAGE_UPDATE', (d) => d.id === loading.d.id, {
+      from,
+    });
+    assert.equal(update.d.content, 'done later');
+    assert.equal(update.d.flags & 128, 0);
+    const fetched = await interaction.fetchReply();
+    assert.equal(fetched.content, 'done later');
+  });
+
+  it('sends followups as new messages of the interaction, and deletes the original', async () => {
+    const interaction = await ping_();
+    await interaction.reply('first');
+    const followup = await interaction.followUp('second');
+    assert.equal(followup.content, 'second');
+    assert.equal(followup.webhookId, w.applicationId);
+    const stored = await api<InteractionMessage>(
+      w.server.api,
+      'GET',
+      `/channels/${w.channelId}/messages/${followup.id}`,
+      {
+        token: w.world.member.token,
+      },
+    );
+    assert.equal(stored.interaction_metadata?.id, interaction.id);
+    const original = await interaction.fetchReply();
+    const from = w.user.frames.length;
+    await interaction.deleteReply();
+    await w.user.waitForDispatch('MESSAGE_DELETE', (d: { id?: string }) => d.id === original.id, { from });
+    await api(w.server.api, 'GET', `/channels/${w.channelId}/messages/${original.id}`, {
+      token: w.world.member.token,
+      expect: 404,
+    });
+  });
+
+  it('shows an ephemeral reply to the invoker only, and keeps it out of the channel history', async () => {
+    const { client: owner } = await GatewayClient.identified(w.server.gatewayUrl, w.world.owner.token);
+    try {
+      const interaction = await ping_('secret');
+      const from = w.user.frames.length;
+      const ownerFrom = owner.frames.length;
+      await interaction.reply({ content: 'only you', flags: MessageFlags.Ephemeral });
+      const created = await w.user.waitForDispatch<InteractionMessage>(
+        'MESSAGE_CREATE',
+        (d) => d.content === 'only you',
+        { from },
+      );
+      assert.equal(created.d.flags & 64, 64);
+      const fetched = await interaction.fetchReply();
+      assert.equal(fetched.content, 'only you');
+      await interaction.editReply('still only you');
+      await w.user.waitForDispatch<InteractionMessage>('MESSAGE_UPDATE', (d) => d.id === created.d.id, { from });
+      // A message after it reaches the owner: had the ephemeral one reached them, it would have come first.
+      await interaction.followUp('for everyone');
+      await owner.waitForDispatch<InteractionMessage>('MESSAGE_CREATE', (d) => d.content === 'for everyone', {
+        from: ownerFrom,
+      });
+      assert.ok(!owner.dispatches<InteractionMessage>('MESSAGE_CREATE').some((f) => f.d.id === created.d.id));
+      await api(w.server.api, 'GET', `/channels/${w.channelId}/messages/${created.d.id}`, {
+        token: w.world.member.token,
+        expect: 404,
+      });
+    } finally {
+      await owner.close();
+    }
   });
 });
