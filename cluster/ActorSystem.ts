@@ -6,6 +6,7 @@ import { ServiceUnavailableError, toAppError, WrongOwnerError } from '../src/dom
 import type { Logger } from '../src/domain/Logger.js';
 import { withTimeLimit } from '../src/domain/timeLimit.js';
 import { NOT_RUN, tellHere } from './localTells.js';
+import { tellNodesLeft } from './nodeLeftNotice.js';
 import { RemoteRedelivery } from './RemoteRedelivery.js';
 import type { HashRing } from './ring/HashRing.js';
 import { SessionDelivery } from './SessionDelivery.js';
@@ -94,29 +95,11 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   /** Installs a newer membership view. */
   updateRing(ring: HashRing): void {
     if (ring.version < this.ring.version) return;
-    const left = this.ring.members.filter((member) => !ring.members.includes(member));
+    const before = this.ring.members;
     this.ring = ring;
     // Before any new fan-out routes by this view: batches held for a node that left go first.
     this.#redelivery?.viewChanged();
-    for (const nodeId of left) this.#nodeLeft(nodeId);
-  }
-
-  /**
-   * A node left the view: the sockets it held are gone. The local Session actors hear it (one whose
-   * socket was there starts its resume window), and so do the local Guild actors, which pass it on to
-   * their online members' sessions, wherever they live: a session whose actor died with that node is
-   * re-activated by it. Otherwise such a user would stay online until something else woke the session.
-   */
-  #nodeLeft(nodeId: string): void {
-    const host = this.#host;
-    if (!host) return;
-    const nodeLeft = { nodeId };
-    for (const key of host.activeKeys(ActorKind.Session)) {
-      this.tell(ActorKind.Session, key, { command: { $case: 'nodeLeft', nodeLeft } });
-    }
-    for (const key of host.activeKeys(ActorKind.Guild)) {
-      this.tell(ActorKind.Guild, key, { command: { $case: 'nodeLeft', nodeLeft } });
-    }
+    tellNodesLeft(this.#host, this, before, ring.members);
   }
 
   /** The node owning an actor under the current view. */
