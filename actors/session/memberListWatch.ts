@@ -3,8 +3,8 @@ import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
 import { listOps, type ListRow } from './listOps.js';
 import { listUpdateJson, listWindows, syncOps, type ListItem, type ListRange, type MemberList } from './memberList.js';
 
-/** Events that move a guild's member list: someone comes, goes, or changes status. */
-const LIST_MOVERS = new Set(['PRESENCE_UPDATE', 'GUILD_MEMBER_ADD', 'GUILD_MEMBER_REMOVE']);
+/** Events that move a guild's member list: someone comes, goes, changes status or changes (nick, roles). */
+const LIST_MOVERS = new Set(['PRESENCE_UPDATE', 'GUILD_MEMBER_ADD', 'GUILD_MEMBER_REMOVE', 'GUILD_MEMBER_UPDATE']);
 /** Guilds whose lists one session follows at most (a client follows the guild it shows). */
 const MAX_WATCHED = 25;
 

@@ -6,7 +6,7 @@ import { createGuild, joinGuild, type TestGuild } from './gatewayFixtures.js';
 
 interface Row {
   group?: { id: string; count: number };
-  member?: { user: { id: string }; presence: { status: string } };
+  member?: { user: { id: string }; nick?: string | null; presence: { status: string } };
 }
 interface ListOp {
   op: 'SYNC' | 'INSERT' | 'UPDATE' | 'DELETE' | 'INVALIDATE';
@@ -111,7 +111,7 @@ describe('gateway member list updates', function () {
     await server.stop();
   });
 
-  it('moves the sidebar by INSERT, UPDATE and DELETE as members come online, change status, go and leave', async () => {
+  it('moves the sidebar by INSERT, UPDATE and DELETE as members come online, change status or nick, go and leave', async () => {
     const { client } = await identified(owner.token);
     const sidebar = new Sidebar(client);
     const subscribe = (): void => {
@@ -137,6 +137,16 @@ describe('gateway member list updates', function () {
     const turnedDnd = await sidebar.until((view) => view.statusOf(alice.id) === 'dnd');
     assert.ok(touching(turnedDnd, alice.id, 'UPDATE'));
     assert.deepEqual([...new Set(opsOf(turnedDnd))], ['UPDATE'], 'a change within the group moves no row');
+
+    // The owner gives Alice a nick: her row changes in place.
+    await api(server.api, 'PATCH', `/guilds/${guild.id}/members/${alice.id}`, {
+      token: owner.token,
+      body: { nick: 'Ally' },
+    });
+    const renamed = await sidebar.until(
+      (view) => view.rows.find((row) => row?.member?.user.id === alice.id)?.member?.nick === 'Ally',
+    );
+    assert.deepEqual([...new Set(opsOf(renamed))], ['UPDATE']);
 
     // Alice goes: her online row is deleted and she is inserted among the offline members.
     await aliceClient.close(1000);

@@ -162,6 +162,7 @@ describe('MemberListWatch', () => {
       ({ event: name, dataJson: JSON.stringify({ guild_id: guildId }) }) as DispatchEvent;
     assert.equal(watch.movedBy(event('PRESENCE_UPDATE', 'g')), 'g');
     assert.equal(watch.movedBy(event('GUILD_MEMBER_REMOVE', 'g')), 'g');
+    assert.equal(watch.movedBy(event('GUILD_MEMBER_UPDATE', 'g')), 'g');
     assert.equal(watch.movedBy(event('MESSAGE_CREATE', 'g')), undefined);
     assert.equal(watch.movedBy(event('PRESENCE_UPDATE', 'other')), undefined);
     watch.forget('g');
