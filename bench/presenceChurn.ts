@@ -45,6 +45,8 @@ export interface ChurnOptions {
 
 /** A connected churn socket: sends op 3 on demand, reports each PRESENCE_UPDATE's update number. */
 export interface ChurnSocket {
+  /** True when this socket reads and times its PRESENCE_UPDATEs (ChurnOptions.sample). */
+  readonly listens: boolean;
   sendStatus(update: number, status: string): void;
   close(): void;
 }
@@ -71,6 +73,7 @@ export function openChurnSocket(
     let heartbeat: NodeJS.Timeout | undefined;
     let ready = false;
     const handle: ChurnSocket = {
+      listens,
       sendStatus: (update, status) => {
         const d = { since: null, afk: false, status, activities: [{ name: `churn ${update}`, type: 0 }] };
         socket.send(JSON.stringify({ op: 3, d }));
@@ -122,8 +125,9 @@ export function openChurnSocket(
  * Issue 11 item 8, presence churn: `connect` opens the sessions (the callbacks count arrivals); each second
  * `share` of them send op 3 with a new status, spread evenly over the second, rotating through the sessions so
  * none sends more than Discord's 5 per minute. Every other session should get each update; the first `sample`
- * sessions read theirs and time them (the rest are written to but not read, see ChurnOptions.sample). Returns the figures and the sockets (closed by the caller,
- * after it stopped the server if closing them would start a storm of its own).
+ * sessions read theirs and time them (the rest are written to but not read, see ChurnOptions.sample). Returns
+ * the figures and the sockets (closed by the caller, after it stopped the server if closing them would start a
+ * storm of its own).
  */
 export async function runChurn(
   options: ChurnOptions,
@@ -160,9 +164,10 @@ export async function runChurn(
   if (Math.ceil((perSecond * Math.min(options.seconds, 60)) / sessions) > OP3_PER_MINUTE) {
     throw new Error(`presence churn: ${perSecond}/s over ${sessions} sessions exceeds ${OP3_PER_MINUTE} op 3 a minute`);
   }
-  const sampled = Math.min(options.sample, sessions);
+  const sampled = sockets.filter((socket) => socket.listens).length;
   expected = 0;
-  for (let update = 0; update < updates; update += 1) expected += update % sessions < sampled ? sampled - 1 : sampled;
+  for (let update = 0; update < updates; update += 1)
+    expected += sockets[update % sessions]?.listens ? sampled - 1 : sampled;
   const all = new Promise<void>((resolve) => {
     drained = resolve;
   });
@@ -175,7 +180,7 @@ export async function runChurn(
     sentAt[update] = performance.now();
     sockets[update % sessions]?.sendStatus(update, STATUSES[update % STATUSES.length] ?? 'online');
   }
-  await Promise.race([all, sleep(options.drainMs)]);
+  await Promise.race([all, sleep(options.drainMs, undefined, { ref: false })]);
   const cpu = (await cpuMs(options.pid)) - cpuBefore;
   const { p50, p99 } = summarize(latencies);
   return {
