@@ -177,6 +177,16 @@ export class DurableSession {
     return this.ctx.clock.now() - this.detachedAt >= this.options.resumeWindowMs;
   }
 
+  /**
+   * A client heartbeats on `socket`: when this session pushes elsewhere (or nowhere), the request to
+   * reconnect that its socket should have had was lost (its edge was unreachable when this session was
+   * taken over), so it is asked again; without this the client would wait on a silent socket forever.
+   */
+  reattachIfMoved(socket: SocketAddress): Promise<void> {
+    if (this.socket?.socketId !== socket.socketId || this.socket.nodeId !== socket.nodeId) this.closeSocket(socket);
+    return Promise.resolve();
+  }
+
   /** A `heartbeat` to itself: extends the stored session while a socket is attached. */
   async keepAlive(): Promise<void> {
     if (!this.socket) return;

@@ -96,7 +96,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     resume: ({ actor, identity }, command) => actor.#resume(identity, command),
     detach: ({ actor }, command) => done(actor.#detach(command)),
     dispatch: ({ actor, identity }, event) => done(actor.#dispatch(identity, event)),
-    heartbeat: ({ actor }) => done(actor.#s.keepAlive()),
+    heartbeat: ({ actor }, { socket }) => done(socket ? actor.#s.reattachIfMoved(socket) : actor.#s.keepAlive()),
     clientOp: ({ actor, identity }, { op, dataJson }) => done(actor.#clientOp(identity, serveClientOp(op, dataJson))),
     expire: async ({ actor }, { detachedAt }) => {
       if (!actor.#s.socket && actor.#s.detachedAt === Number(detachedAt)) await actor.#end();

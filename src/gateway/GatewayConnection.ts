@@ -6,6 +6,7 @@ import type { GatewayOptions } from '../config/Config.js';
 import { toAppError } from '../domain/errors.js';
 import type { Logger } from '../domain/Logger.js';
 import { decodeClientPayload, isRefusal, parseIdentify, parseResume, type ClientPayload } from './clientPayload.js';
+import { checkAttachment } from './attachmentCheck.js';
 import type { ConnectionQuery } from './connectionQuery.js';
 import { encodeEtf } from './etf/etfEncode.js';
 import {
@@ -62,6 +63,7 @@ export class GatewayConnection {
   /** When Hello went out: Identify or Resume must follow within `identifyTimeoutMs` of it. */
   readonly #helloMs = Date.now();
   #lastHeartbeatMs = this.#helloMs;
+  #attachmentCheckedMs = this.#helloMs;
   readonly #budget = new PayloadBudget(PAYLOAD_LIMIT, PAYLOAD_WINDOW_MS);
   readonly #encoder: TransportEncoder | undefined;
   #payloadCompress = false;
@@ -180,6 +182,7 @@ export class GatewayConnection {
       case GatewayOp.Heartbeat:
         this.#lastHeartbeatMs = now;
         this.#send(ACK);
+        this.#checkAttachment(now);
         return;
       case GatewayOp.Identify:
         this.#identify(payload.d);
@@ -190,6 +193,20 @@ export class GatewayConnection {
       default:
         this.#clientOp(payload);
     }
+  }
+
+  /** Once per heartbeat interval at most: is this socket still the one its session pushes to? */
+  #checkAttachment(now: number): void {
+    const sessionId = this.#sessionId;
+    if (sessionId === undefined || this.#phase !== 'ready') return;
+    if (now - this.#attachmentCheckedMs < this.deps.options.heartbeatIntervalMs) return;
+    this.#attachmentCheckedMs = now;
+    void checkAttachment(this.deps.system, sessionId, this.socketId).then((attachment) => {
+      if (attachment !== 'session gone' || this.#sessionId !== sessionId) return;
+      this.#sessionId = undefined;
+      this.#phase = 'connected';
+      this.#send([invalidSessionFrame(false)]);
+    });
   }
 
   #identify(d: unknown): void {
@@ -259,8 +276,9 @@ export class GatewayConnection {
           }
           this.#sessionId = undefined;
           this.#phase = 'connected';
-          // Passing (its node died, its lease lives on): op 7, resume again (S3). Gone or too far behind: op 9.
-          if (appError.kind === 'unavailable' || appError.kind === 'overloaded') this.shutdown();
+          // Passing (its node died, its lease lives on, it moved): op 7, resume again (S3). Gone or too far behind: op 9.
+          if (appError.kind === 'unavailable' || appError.kind === 'overloaded' || appError.kind === 'moved')
+            this.shutdown();
           else this.#send([invalidSessionFrame(false)]);
         },
       );

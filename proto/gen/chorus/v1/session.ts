@@ -86,6 +86,11 @@ export interface Detach {
 
 export interface Heartbeat {
   seq: string;
+  /**
+   * From the edge: the socket a client heartbeats on. A session pushing elsewhere (it moved on while the
+   * socket's reconnect request was lost) asks that socket to reconnect. Unset: the session's own timer.
+   */
+  socket?: SocketAddress | undefined;
 }
 
 /** An op the session handles for its client: 3 presence update, 4 voice state, 8 request members, ... */
@@ -1109,13 +1114,16 @@ export const Detach: MessageFns<Detach> = {
 };
 
 function createBaseHeartbeat(): Heartbeat {
-  return { seq: '0' };
+  return { seq: '0', socket: undefined };
 }
 
 export const Heartbeat: MessageFns<Heartbeat> = {
   encode(message: Heartbeat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.seq !== '0') {
       writer.uint32(8).uint64(message.seq);
+    }
+    if (message.socket !== undefined) {
+      SocketAddress.encode(message.socket, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1141,6 +1149,14 @@ export const Heartbeat: MessageFns<Heartbeat> = {
             message.seq = reader.uint64().toString();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.socket = SocketAddress.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1154,13 +1170,19 @@ export const Heartbeat: MessageFns<Heartbeat> = {
   },
 
   fromJSON(object: any): Heartbeat {
-    return { seq: isSet(object.seq) ? globalThis.String(object.seq) : '0' };
+    return {
+      seq: isSet(object.seq) ? globalThis.String(object.seq) : '0',
+      socket: isSet(object.socket) ? SocketAddress.fromJSON(object.socket) : undefined,
+    };
   },
 
   toJSON(message: Heartbeat): unknown {
     const obj: any = {};
     if (message.seq !== '0') {
       obj.seq = message.seq;
+    }
+    if (message.socket !== undefined) {
+      obj.socket = SocketAddress.toJSON(message.socket);
     }
     return obj;
   },
@@ -1171,6 +1193,8 @@ export const Heartbeat: MessageFns<Heartbeat> = {
   fromPartial(object: DeepPartial<Heartbeat>): Heartbeat {
     const message = createBaseHeartbeat();
     message.seq = object.seq ?? '0';
+    message.socket =
+      object.socket !== undefined && object.socket !== null ? SocketAddress.fromPartial(object.socket) : undefined;
     return message;
   },
 };
