@@ -39,13 +39,20 @@ export function listWindows(ranges: readonly ListRange[]): ListRange[] {
 export type ListItem =
   { group: { id: string; count: number } } | { member: MemberJson & { presence: Record<string, unknown> } };
 
-/** A guild's member list as a client shows it: every row, header rows included, and the counts beside it. */
+/** A guild's member list as a client shows it: its rows, header rows included, and the counts beside it. */
 export interface MemberList {
-  readonly items: readonly ListItem[];
+  /** Rows in the whole list (what the client's setGroups makes it). */
+  readonly length: number;
   readonly groups: readonly { id: string; count: number }[];
   readonly memberCount: number;
   readonly onlineCount: number;
+  /** Rows `first`..`last` (inclusive, cut at the list's end) as items; only rows asked for are built. */
+  items(first: number, last: number): ListItem[];
 }
+
+/** A row before it is built: a header, or a member with the group it sits in. */
+type RowSource =
+  { readonly header: string; readonly count: number } | { readonly member: MemberJson; readonly group: string };
 
 /**
  * The list "everyone": an "online" group of the members with a presence (the guild's, from
@@ -70,7 +77,7 @@ export function memberList(
   const isOnline = (member: MemberJson): boolean => member.user?.id === selfId || presences.has(member.user?.id ?? '');
   const online = members.filter(isOnline);
   const offline = members.filter((member) => !isOnline(member));
-  const items: ListItem[] = [];
+  const rows: RowSource[] = [];
   const groups: { id: string; count: number }[] = [];
   for (const [id, group] of [
     ['online', online],
@@ -78,17 +85,26 @@ export function memberList(
   ] as const) {
     if (group.length === 0) continue;
     groups.push({ id, count: group.length });
-    items.push({ group: { id, count: group.length } });
-    for (const member of group) {
-      items.push({ member: { ...member, presence: presence(member.user?.id ?? '', id) } });
-    }
+    rows.push({ header: id, count: group.length });
+    for (const member of group) rows.push({ member, group: id });
   }
-  return { items, groups, memberCount: members.length, onlineCount: online.length };
+  // Copying a member with its presence is the costly part: done for the rows a session shows, not all of them.
+  const item = (row: RowSource): ListItem =>
+    'header' in row
+      ? { group: { id: row.header, count: row.count } }
+      : { member: { ...row.member, presence: presence(row.member.user?.id ?? '', row.group) } };
+  return {
+    length: rows.length,
+    groups,
+    memberCount: members.length,
+    onlineCount: online.length,
+    items: (first, last) => rows.slice(first, last + 1).map(item),
+  };
 }
 
 /** One SYNC op per range, each with the rows of the list that fall in it. */
 export function syncOps(list: MemberList, ranges: readonly ListRange[]): unknown[] {
-  return ranges.map((range) => ({ op: 'SYNC', range, items: list.items.slice(range[0], range[1] + 1) }));
+  return ranges.map((range) => ({ op: 'SYNC', range, items: list.items(range[0], range[1]) }));
 }
 
 /** The GUILD_MEMBER_LIST_UPDATE `d` for list "everyone": `ops` plus the list's current groups and counts. */

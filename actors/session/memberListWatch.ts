@@ -37,7 +37,7 @@ export class MemberListWatch {
     const windows = listWindows(ranges);
     const rows = windows.map((window) => windowRows(list, window).map(keyAndStamp));
     this.#lists.delete(guildId);
-    this.#lists.set(guildId, { windows, rows, length: list.items.length, counts: countsOf(list) });
+    this.#lists.set(guildId, { windows, rows, length: list.length, counts: countsOf(list) });
     if (this.#lists.size > MAX_WATCHED) this.#lists.delete(this.#lists.keys().next().value ?? '');
     return listUpdateJson(guildId, list, syncOps(list, windows));
   }
@@ -50,10 +50,10 @@ export class MemberListWatch {
     const sent = this.#lists.get(guildId);
     if (!sent) return undefined;
     const fresh = sent.windows.map((window) => windowRows(list, window));
-    const ops = rowOps(sent, fresh, list.items.length);
+    const ops = rowOps(sent, fresh, list.length);
     const counts = countsOf(list);
     sent.rows = fresh.map((rows) => rows.map(keyAndStamp));
-    sent.length = list.items.length;
+    sent.length = list.length;
     if (ops?.length === 0 && counts === sent.counts) return undefined;
     sent.counts = counts;
     return listUpdateJson(guildId, list, ops ?? syncOps(list, sent.windows));
@@ -119,7 +119,7 @@ function rowOps(sent: SentList, fresh: readonly StampedRow[][], length: number):
 }
 
 function windowRows(list: MemberList, [first, last]: ListRange): StampedRow[] {
-  return list.items.slice(first, last + 1).map((item) => {
+  return list.items(first, last).map((item) => {
     const json = JSON.stringify(item);
     const key = 'group' in item ? `group:${item.group.id}` : `member:${item.member.user?.id ?? json}`;
     // The length beside the hash: a changed row must not look unchanged, and a stamp is all that is kept.

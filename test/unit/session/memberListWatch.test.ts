@@ -148,7 +148,7 @@ describe('MemberListWatch', () => {
         moves += 1;
         if (update.ops.some((op) => op.op === 'SYNC')) syncs += 1;
         for (const window of windows) {
-          assert.deepEqual(client.window(window), list.items.slice(window[0], window[1] + 1), `step ${step}`);
+          assert.deepEqual(client.window(window), list.items(window[0], window[1]), `step ${step}`);
         }
       }
     }
