@@ -213,6 +213,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       throw new ServiceUnavailableError(`Session not resumable now: ${toAppError(error).message}`);
     }
     this.#s.push(frames);
+    this.#presence.restored(this.ctx, identity.userId, this.#s.status); // its User actor may have lost it
     return EMPTY;
   }
 

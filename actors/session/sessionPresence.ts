@@ -123,8 +123,9 @@ export class SessionPresenceLink {
   }
 
   /**
-   * A session taken over (its node died, or it passivated) tells its User actor its stored status again:
-   * that actor may have lost its presences too. Activities are not stored; the next op 3 brings them back.
+   * A session taken over (its node died, or it passivated) or resumed tells its User actor its stored status
+   * again: that actor may have lost its presences (its node died too). Activities are not stored; the next
+   * op 3 brings them back.
    */
   restored(ctx: ActorContext, userId: string, status: string): void {
     const presence = clientPresence({ status }, false);

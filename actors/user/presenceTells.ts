@@ -114,10 +114,22 @@ export class PresenceKeeper {
     this.#after(changed, before !== JSON.stringify(presence));
   }
 
-  /** A session ended (after its detach): the last one gone is offline even if this activation never heard a presence. */
+  /**
+   * A session ended (after its detach): the last one gone is offline even if this activation never heard a
+   * presence. With sessions left whose presence this activation never heard (it was re-activated after its
+   * node died, or passivated), what others see stays as last told until those sessions tell theirs.
+   */
   sessionEnded(sessionId: string): void {
-    const changed = this.#presences.remove(sessionId);
-    this.#after(this.owner.noSessionLeft() ? this.#presences.offline() : changed);
+    if (this.owner.noSessionLeft()) {
+      this.#after(this.#presences.offline());
+      return;
+    }
+    const heard = [...this.#presences.sessions.keys()];
+    if (heard.every((id) => id === sessionId)) {
+      this.#presences.forget(sessionId);
+      return;
+    }
+    this.#after(this.#presences.remove(sessionId));
   }
 
   /** What others see now. */

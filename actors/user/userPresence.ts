@@ -95,6 +95,11 @@ export class UserPresences {
     return this.#changed();
   }
 
+  /** Forgets a session without changing what others were told. */
+  forget(sessionId: string): void {
+    this.#sessions.delete(sessionId);
+  }
+
   /** Every session gone: offline, announced again even if it was already (guilds drop it only once). */
   offline(): AggregatePresence {
     this.#sessions.clear();
