@@ -6,7 +6,7 @@ import { InteractionCreateSchema } from '../../src/contract/index.js';
 import { accessOf, requireCaller, requirePermission, type Access } from './channelAccess.js';
 import { channelJson } from './channelJson.js';
 import { tellUser } from './channelEvents.js';
-import { EMPTY_REPLY, type ChannelScope } from './ChannelScope.js';
+import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { InteractionType, invokeCommand, invokeComponent, invokeModal, type Invocation } from './interactionInvoke.js';
 import { INTERACTION_WINDOW_MS, type LiveInteraction } from './InteractionRegistry.js';
 
@@ -49,7 +49,8 @@ async function invocationOf(
  * modal here. Checks VIEW_CHANNEL and (in a guild) USE_APPLICATION_COMMANDS, that the application's bot
  * is here, and the invocation (see interactionInvoke); then keeps the interaction's live state, sends
  * INTERACTION_CREATE (the full object) to the bot's sessions and `{id, nonce}` to the invoker's, and
- * starts the 3 s window. The edge assigned the id and signed the token.
+ * starts the 3 s window. The edge assigned the id and signed the token. For an application with an
+ * interactions_endpoint_url the reply is the interaction object instead, for the edge to POST.
  */
 export async function createInteraction(scope: ChannelScope, request: InteractionRequest): Promise<ChannelReply> {
   const caller = requireCaller(request.caller);
@@ -125,12 +126,16 @@ export async function createInteraction(scope: ChannelScope, request: Interactio
   }
   if (invocation.sourceMessage) [payload['message']] = await scope.render([invocation.sourceMessage], botUserId);
   scope.interactions.add(live, now);
-  tellUser(ctx, botUserId, { event: 'INTERACTION_CREATE', dataJson: JSON.stringify(payload), intent: 0 });
+  const json = JSON.stringify(payload);
+  const endpointUrl = app.extra['interactions_endpoint_url'];
+  const overHttp = typeof endpointUrl === 'string' && endpointUrl !== '';
+  if (!overHttp) tellUser(ctx, botUserId, { event: 'INTERACTION_CREATE', dataJson: json, intent: 0 });
   tellInvoker(scope, live, 'INTERACTION_CREATE');
   ctx.tellSelfAfter(INTERACTION_WINDOW_MS, {
     command: { $case: 'interactionTimeout', interactionTimeout: { interactionId: live.id } },
   });
-  return EMPTY_REPLY;
+  // An application with an interactions endpoint gets the object by a signed POST, which the edge makes.
+  return overHttp ? jsonReply(json) : EMPTY_REPLY;
 }
 
 /** The 3 s window closed: an interaction still unanswered failed, and its invoker's sessions hear so. */

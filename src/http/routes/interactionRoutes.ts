@@ -14,6 +14,7 @@ import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askChannel, stringQuery } from './messageRouteKit.js';
 import { permissionFirst } from './permissionFirst.js';
+import { deliverOverHttp } from '../interactions/httpDelivery.js';
 
 const EMPTY_REQUEST: InteractionRequest = {
   caller: undefined,
@@ -90,15 +91,23 @@ export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
           channelId: body.channel_id,
           expiresAtMs: Date.now() + INTERACTION_TOKEN_TTL_MS,
         };
+        const token = signInteractionToken(deps.tokenSecret, claims);
         const createInteraction = {
           ...EMPTY_REQUEST,
           caller,
           interactionId,
           applicationId: body.application_id,
-          token: signInteractionToken(deps.tokenSecret, claims),
+          token,
           body: JSON.stringify(body),
         };
-        sendReply(ctx, await askChannel(deps, body.channel_id, { $case: 'createInteraction', createInteraction }));
+        const reply = await askChannel(deps, body.channel_id, { $case: 'createInteraction', createInteraction });
+        // The Channel hands back the interaction object when the application takes it over HTTP.
+        if (reply.reply?.$case === 'json') {
+          deliverOverHttp(deps, claims, token, reply.reply.json.json).catch((error: unknown) => {
+            deps.log.warn('interaction_http_delivery_failed', { interactionId, error: String(error) });
+          });
+        }
+        ctx.status = 204;
       },
     ),
   );
