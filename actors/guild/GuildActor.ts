@@ -8,6 +8,8 @@ import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
 import { GuildRuntime } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import * as channels from './guildChannels.js';
+import { commandIndex } from './guildCommandIndex.js';
+import { commandPermissions } from './guildCommandPermissions.js';
 import * as emojis from './guildEmojis.js';
 import * as extras from './guildExtras.js';
 import { createFromTemplate } from './guildFromTemplate.js';
@@ -109,6 +111,8 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   updateMemberProfile: extras.updateMemberProfile,
   putMember: extras.putMember,
   updateVoiceState: extras.updateVoiceState,
+  commandIndex,
+  commandPermissions,
 };
 
 /**

@@ -105,3 +105,19 @@ export type ApplicationCommandCreateBody = Static<typeof ApplicationCommandCreat
 export type ApplicationCommandEditBody = Static<typeof ApplicationCommandEditSchema>;
 /** Validated ApplicationCommandBulkSchema body. */
 export type ApplicationCommandBulkBody = Static<typeof ApplicationCommandBulkSchema>;
+
+/** Discord's cap on the overrides of one command in one guild. */
+const MAX_COMMAND_PERMISSIONS = 100;
+
+/**
+ * PUT /applications/{id}/guilds/{id}/commands/{id}/permissions body: the command's whole new list of
+ * overrides, each allowing or denying a role (1), a user (2) or a channel (3) by id.
+ */
+export const ApplicationCommandPermissionsSchema = closedObject({
+  permissions: boundedArray(
+    closedObject({ id: snowflake(), type: choices('integer', [1, 2, 3]), permission: Type.Boolean() }),
+    { maxItems: MAX_COMMAND_PERMISSIONS },
+  ),
+});
+/** Validated ApplicationCommandPermissionsSchema body. */
+export type ApplicationCommandPermissionsBody = Static<typeof ApplicationCommandPermissionsSchema>;

@@ -91,6 +91,7 @@ export const schemas = {
   ApplicationCommandCreateSchema: applicationCommand.ApplicationCommandCreateSchema,
   ApplicationCommandEditSchema: applicationCommand.ApplicationCommandEditSchema,
   ApplicationCommandBulkSchema: applicationCommand.ApplicationCommandBulkSchema,
+  ApplicationCommandPermissionsSchema: applicationCommand.ApplicationCommandPermissionsSchema,
   InteractionCreateSchema: interaction.InteractionCreateSchema,
   InteractionCallbackSchema: interaction.InteractionCallbackSchema,
   // Real-time (gateway and voice)

@@ -139,6 +139,7 @@ const UNKNOWN = {
   sticker: 10_060,
   template: 10_057,
   'application command': 10_063,
+  'application command permissions': 10_066,
   interaction: 10_062,
   session: 0,
 } as const;

@@ -31,6 +31,12 @@ export interface WebhookDirectory {
   channelsOfGuild(guildId: string): Promise<string[]>;
 }
 
+/** The commands of the bots a DM is with (applications and commands are records no actor holds in memory). */
+export interface DmCommandDirectory {
+  /** Discord's application command index of those bots (their public user records) in a DM with them. */
+  forBots(bots: readonly Record<string, unknown>[]): Promise<unknown>;
+}
+
 /** A node's view of its own health, for `GET /health`. */
 export interface HealthReport {
   readonly status: 'ok' | 'degraded';
@@ -63,6 +69,7 @@ export interface EdgeDeps {
   readonly accounts: AccountDirectory;
   readonly invites: InviteDirectory;
   readonly webhooks: WebhookDirectory;
+  readonly dmCommands: DmCommandDirectory;
   readonly health: () => Promise<HealthReport>;
   readonly log: Logger;
   /** Asks the operator's process to stop (POST /stop). */

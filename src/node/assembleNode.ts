@@ -2,6 +2,7 @@ import { ActorHost } from '../../actors/runtime/ActorHost.js';
 import type { ActivationGuard } from '../../actors/runtime/ports/coordination.js';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
 import { WebhookLookup } from '../../actors/channel/WebhookLookup.js';
+import { DmCommandIndex } from '../../actors/user/DmCommandIndex.js';
 import { InviteLookup } from '../../actors/guild/InviteLookup.js';
 import { AccountService } from '../../actors/user/AccountService.js';
 import { ActorSystem } from '../../cluster/ActorSystem.js';
@@ -97,6 +98,7 @@ export function assembleNode(
     ),
     invites: new InviteLookup(backend.stores.guilds),
     webhooks: new WebhookLookup(backend.stores.webhooks),
+    dmCommands: new DmCommandIndex(backend.stores.applications, backend.stores.applicationCommands),
     health: backend.health,
   });
   const handle = app.callback();

@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import type { SchemaName } from '../../contract/index.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { bodyFor, requireCaller, sendJson, sendReply, snowflakeParam } from '../routeKit.js';
+import { commandIndexRoutes } from './commandIndexRoutes.js';
 import { permissionFirst } from './permissionFirst.js';
 import { askUser } from './userRouteKit.js';
 
@@ -52,8 +53,12 @@ function commandRoute(deps: EdgeDeps, op: Op) {
   }, handler);
 }
 
-/** Global and guild application (slash) commands of an application. */
+/**
+ * Global and guild application (slash) commands of an application; and, registered first, the command
+ * index user clients list them by and the guild's command permissions (commandIndexRoutes.ts).
+ */
 export function applicationCommandRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
+  commandIndexRoutes(router, deps);
   for (const base of [
     '/applications/:applicationId/commands',
     '/applications/:applicationId/guilds/:guildId/commands',

@@ -108,6 +108,17 @@ export interface GuildCommand {
      * unless the author may mention everyone). Asked only for messages that mention roles.
      */
     | { $case: 'mentionableRoles'; mentionableRoles: MentionableRoles } //
+    /**
+     * Edge -> Guild: the application commands of the guild's bots the caller may use (in channel_id when set,
+     * else in the guild at large) as Discord's application command index; with command_id, that command only
+     * (404 10063 when it is not there or the caller may not use it: the check an interaction starts with).
+     */
+    | { $case: 'commandIndex'; commandIndex: CommandIndex } //
+    /**
+     * Edge -> Guild: GET/PUT /applications/{id}/guilds/{id}/commands[/{id}]/permissions (op: list, get, put;
+     * probe: may the caller put at all, asked before a bad body is reported).
+     */
+    | { $case: 'commandPermissions'; commandPermissions: CommandPermissions } //
     /** User -> Guild (tell): a member's public presence changed; kept in memory, PRESENCE_UPDATE fanned out. */
     | { $case: 'memberPresence'; memberPresence: MemberPresence } //
     /** Session -> Guild (members): the presences of the members who are not offline (op 8 presences, op 14 groups). */
@@ -290,6 +301,22 @@ export interface PermissionCheck {
    * least a route needs, where different fields of its body need different permissions).
    */
   any: boolean;
+}
+
+export interface CommandIndex {
+  caller?: Caller | undefined;
+  channelId: string;
+  commandId: string;
+}
+
+export interface CommandPermissions {
+  caller?: Caller | undefined;
+  applicationId: string;
+  /** A command id, the application id (its application-wide overrides), or '' for op list. */
+  commandId: string;
+  op: string;
+  /** put: an ApplicationCommandPermissionsSchema body. */
+  body: string;
 }
 
 export interface MentionableRoles {
@@ -595,6 +622,12 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'mentionableRoles':
         MentionableRoles.encode(message.command.mentionableRoles, writer.uint32(594).fork()).join();
+        break;
+      case 'commandIndex':
+        CommandIndex.encode(message.command.commandIndex, writer.uint32(602).fork()).join();
+        break;
+      case 'commandPermissions':
+        CommandPermissions.encode(message.command.commandPermissions, writer.uint32(610).fork()).join();
         break;
       case 'memberPresence':
         MemberPresence.encode(message.command.memberPresence, writer.uint32(722).fork()).join();
@@ -1274,6 +1307,25 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             message.command = {
               $case: 'mentionableRoles',
               mentionableRoles: MentionableRoles.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 75: {
+            if (tag !== 602) {
+              break;
+            }
+
+            message.command = { $case: 'commandIndex', commandIndex: CommandIndex.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 76: {
+            if (tag !== 610) {
+              break;
+            }
+
+            message.command = {
+              $case: 'commandPermissions',
+              commandPermissions: CommandPermissions.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -2662,94 +2714,138 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                         }
                                                                                                                                                                                                                                                                                                       : isSet(
-                                                                                                                                                                                                                                                                                                            object.memberPresence,
+                                                                                                                                                                                                                                                                                                            object.commandIndex,
                                                                                                                                                                                                                                                                                                           )
                                                                                                                                                                                                                                                                                                         ? {
                                                                                                                                                                                                                                                                                                             $case:
-                                                                                                                                                                                                                                                                                                              'memberPresence',
-                                                                                                                                                                                                                                                                                                            memberPresence:
-                                                                                                                                                                                                                                                                                                              MemberPresence.fromJSON(
-                                                                                                                                                                                                                                                                                                                object.memberPresence,
+                                                                                                                                                                                                                                                                                                              'commandIndex',
+                                                                                                                                                                                                                                                                                                            commandIndex:
+                                                                                                                                                                                                                                                                                                              CommandIndex.fromJSON(
+                                                                                                                                                                                                                                                                                                                object.commandIndex,
                                                                                                                                                                                                                                                                                                               ),
                                                                                                                                                                                                                                                                                                           }
                                                                                                                                                                                                                                                                                                         : isSet(
-                                                                                                                                                                                                                                                                                                              object.member_presence,
+                                                                                                                                                                                                                                                                                                              object.command_index,
                                                                                                                                                                                                                                                                                                             )
                                                                                                                                                                                                                                                                                                           ? {
                                                                                                                                                                                                                                                                                                               $case:
-                                                                                                                                                                                                                                                                                                                'memberPresence',
-                                                                                                                                                                                                                                                                                                              memberPresence:
-                                                                                                                                                                                                                                                                                                                MemberPresence.fromJSON(
-                                                                                                                                                                                                                                                                                                                  object.member_presence,
+                                                                                                                                                                                                                                                                                                                'commandIndex',
+                                                                                                                                                                                                                                                                                                              commandIndex:
+                                                                                                                                                                                                                                                                                                                CommandIndex.fromJSON(
+                                                                                                                                                                                                                                                                                                                  object.command_index,
                                                                                                                                                                                                                                                                                                                 ),
                                                                                                                                                                                                                                                                                                             }
                                                                                                                                                                                                                                                                                                           : isSet(
-                                                                                                                                                                                                                                                                                                                object.listPresences,
+                                                                                                                                                                                                                                                                                                                object.commandPermissions,
                                                                                                                                                                                                                                                                                                               )
                                                                                                                                                                                                                                                                                                             ? {
                                                                                                                                                                                                                                                                                                                 $case:
-                                                                                                                                                                                                                                                                                                                  'listPresences',
-                                                                                                                                                                                                                                                                                                                listPresences:
-                                                                                                                                                                                                                                                                                                                  GuildRequest.fromJSON(
-                                                                                                                                                                                                                                                                                                                    object.listPresences,
+                                                                                                                                                                                                                                                                                                                  'commandPermissions',
+                                                                                                                                                                                                                                                                                                                commandPermissions:
+                                                                                                                                                                                                                                                                                                                  CommandPermissions.fromJSON(
+                                                                                                                                                                                                                                                                                                                    object.commandPermissions,
                                                                                                                                                                                                                                                                                                                   ),
                                                                                                                                                                                                                                                                                                               }
                                                                                                                                                                                                                                                                                                             : isSet(
-                                                                                                                                                                                                                                                                                                                  object.list_presences,
+                                                                                                                                                                                                                                                                                                                  object.command_permissions,
                                                                                                                                                                                                                                                                                                                 )
                                                                                                                                                                                                                                                                                                               ? {
                                                                                                                                                                                                                                                                                                                   $case:
-                                                                                                                                                                                                                                                                                                                    'listPresences',
-                                                                                                                                                                                                                                                                                                                  listPresences:
-                                                                                                                                                                                                                                                                                                                    GuildRequest.fromJSON(
-                                                                                                                                                                                                                                                                                                                      object.list_presences,
+                                                                                                                                                                                                                                                                                                                    'commandPermissions',
+                                                                                                                                                                                                                                                                                                                  commandPermissions:
+                                                                                                                                                                                                                                                                                                                    CommandPermissions.fromJSON(
+                                                                                                                                                                                                                                                                                                                      object.command_permissions,
                                                                                                                                                                                                                                                                                                                     ),
                                                                                                                                                                                                                                                                                                                 }
                                                                                                                                                                                                                                                                                                               : isSet(
-                                                                                                                                                                                                                                                                                                                    object.activateSession,
+                                                                                                                                                                                                                                                                                                                    object.memberPresence,
                                                                                                                                                                                                                                                                                                                   )
                                                                                                                                                                                                                                                                                                                 ? {
                                                                                                                                                                                                                                                                                                                     $case:
-                                                                                                                                                                                                                                                                                                                      'activateSession',
-                                                                                                                                                                                                                                                                                                                    activateSession:
-                                                                                                                                                                                                                                                                                                                      ActivateSession.fromJSON(
-                                                                                                                                                                                                                                                                                                                        object.activateSession,
+                                                                                                                                                                                                                                                                                                                      'memberPresence',
+                                                                                                                                                                                                                                                                                                                    memberPresence:
+                                                                                                                                                                                                                                                                                                                      MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                        object.memberPresence,
                                                                                                                                                                                                                                                                                                                       ),
                                                                                                                                                                                                                                                                                                                   }
                                                                                                                                                                                                                                                                                                                 : isSet(
-                                                                                                                                                                                                                                                                                                                      object.activate_session,
+                                                                                                                                                                                                                                                                                                                      object.member_presence,
                                                                                                                                                                                                                                                                                                                     )
                                                                                                                                                                                                                                                                                                                   ? {
                                                                                                                                                                                                                                                                                                                       $case:
-                                                                                                                                                                                                                                                                                                                        'activateSession',
-                                                                                                                                                                                                                                                                                                                      activateSession:
-                                                                                                                                                                                                                                                                                                                        ActivateSession.fromJSON(
-                                                                                                                                                                                                                                                                                                                          object.activate_session,
+                                                                                                                                                                                                                                                                                                                        'memberPresence',
+                                                                                                                                                                                                                                                                                                                      memberPresence:
+                                                                                                                                                                                                                                                                                                                        MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                          object.member_presence,
                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                     }
                                                                                                                                                                                                                                                                                                                   : isSet(
-                                                                                                                                                                                                                                                                                                                        object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                        object.listPresences,
                                                                                                                                                                                                                                                                                                                       )
                                                                                                                                                                                                                                                                                                                     ? {
                                                                                                                                                                                                                                                                                                                         $case:
-                                                                                                                                                                                                                                                                                                                          'nodeLeft',
-                                                                                                                                                                                                                                                                                                                        nodeLeft:
-                                                                                                                                                                                                                                                                                                                          NodeLeft.fromJSON(
-                                                                                                                                                                                                                                                                                                                            object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                          'listPresences',
+                                                                                                                                                                                                                                                                                                                        listPresences:
+                                                                                                                                                                                                                                                                                                                          GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                            object.listPresences,
                                                                                                                                                                                                                                                                                                                           ),
                                                                                                                                                                                                                                                                                                                       }
                                                                                                                                                                                                                                                                                                                     : isSet(
-                                                                                                                                                                                                                                                                                                                          object.node_left,
+                                                                                                                                                                                                                                                                                                                          object.list_presences,
                                                                                                                                                                                                                                                                                                                         )
                                                                                                                                                                                                                                                                                                                       ? {
                                                                                                                                                                                                                                                                                                                           $case:
-                                                                                                                                                                                                                                                                                                                            'nodeLeft',
-                                                                                                                                                                                                                                                                                                                          nodeLeft:
-                                                                                                                                                                                                                                                                                                                            NodeLeft.fromJSON(
-                                                                                                                                                                                                                                                                                                                              object.node_left,
+                                                                                                                                                                                                                                                                                                                            'listPresences',
+                                                                                                                                                                                                                                                                                                                          listPresences:
+                                                                                                                                                                                                                                                                                                                            GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                              object.list_presences,
                                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                                         }
-                                                                                                                                                                                                                                                                                                                      : undefined,
+                                                                                                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                                                                                                            object.activateSession,
+                                                                                                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                                                                                                              'activateSession',
+                                                                                                                                                                                                                                                                                                                            activateSession:
+                                                                                                                                                                                                                                                                                                                              ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                                object.activateSession,
+                                                                                                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                                                                                                              object.activate_session,
+                                                                                                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                                                                                                'activateSession',
+                                                                                                                                                                                                                                                                                                                              activateSession:
+                                                                                                                                                                                                                                                                                                                                ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                                  object.activate_session,
+                                                                                                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                                                                                                object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                                                                                                  'nodeLeft',
+                                                                                                                                                                                                                                                                                                                                nodeLeft:
+                                                                                                                                                                                                                                                                                                                                  NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                                    object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                                                                                                  object.node_left,
+                                                                                                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                                                                                                    'nodeLeft',
+                                                                                                                                                                                                                                                                                                                                  nodeLeft:
+                                                                                                                                                                                                                                                                                                                                    NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                                      object.node_left,
+                                                                                                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                                                                                              : undefined,
     };
   },
 
@@ -2903,6 +2999,10 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.updateVoiceState = MemberTarget.toJSON(message.command.updateVoiceState);
     } else if (message.command?.$case === 'mentionableRoles') {
       obj.mentionableRoles = MentionableRoles.toJSON(message.command.mentionableRoles);
+    } else if (message.command?.$case === 'commandIndex') {
+      obj.commandIndex = CommandIndex.toJSON(message.command.commandIndex);
+    } else if (message.command?.$case === 'commandPermissions') {
+      obj.commandPermissions = CommandPermissions.toJSON(message.command.commandPermissions);
     } else if (message.command?.$case === 'memberPresence') {
       obj.memberPresence = MemberPresence.toJSON(message.command.memberPresence);
     } else if (message.command?.$case === 'listPresences') {
@@ -3499,6 +3599,24 @@ export const GuildCommand: MessageFns<GuildCommand> = {
           message.command = {
             $case: 'mentionableRoles',
             mentionableRoles: MentionableRoles.fromPartial(object.command.mentionableRoles),
+          };
+        }
+        break;
+      }
+      case 'commandIndex': {
+        if (object.command?.commandIndex !== undefined && object.command?.commandIndex !== null) {
+          message.command = {
+            $case: 'commandIndex',
+            commandIndex: CommandIndex.fromPartial(object.command.commandIndex),
+          };
+        }
+        break;
+      }
+      case 'commandPermissions': {
+        if (object.command?.commandPermissions !== undefined && object.command?.commandPermissions !== null) {
+          message.command = {
+            $case: 'commandPermissions',
+            commandPermissions: CommandPermissions.fromPartial(object.command.commandPermissions),
           };
         }
         break;
@@ -6055,6 +6173,258 @@ export const PermissionCheck: MessageFns<PermissionCheck> = {
     message.permissions = object.permissions ?? '';
     message.channelId = object.channelId ?? '';
     message.any = object.any ?? false;
+    return message;
+  },
+};
+
+function createBaseCommandIndex(): CommandIndex {
+  return { caller: undefined, channelId: '', commandId: '' };
+}
+
+export const CommandIndex: MessageFns<CommandIndex> = {
+  encode(message: CommandIndex, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.channelId !== '') {
+      writer.uint32(18).string(message.channelId);
+    }
+    if (message.commandId !== '') {
+      writer.uint32(26).string(message.commandId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommandIndex {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommandIndex();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.commandId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CommandIndex {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+          ? globalThis.String(object.channel_id)
+          : '',
+      commandId: isSet(object.commandId)
+        ? globalThis.String(object.commandId)
+        : isSet(object.command_id)
+          ? globalThis.String(object.command_id)
+          : '',
+    };
+  },
+
+  toJSON(message: CommandIndex): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.channelId !== '') {
+      obj.channelId = message.channelId;
+    }
+    if (message.commandId !== '') {
+      obj.commandId = message.commandId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CommandIndex>): CommandIndex {
+    return CommandIndex.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CommandIndex>): CommandIndex {
+    const message = createBaseCommandIndex();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.channelId = object.channelId ?? '';
+    message.commandId = object.commandId ?? '';
+    return message;
+  },
+};
+
+function createBaseCommandPermissions(): CommandPermissions {
+  return { caller: undefined, applicationId: '', commandId: '', op: '', body: '' };
+}
+
+export const CommandPermissions: MessageFns<CommandPermissions> = {
+  encode(message: CommandPermissions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.applicationId !== '') {
+      writer.uint32(18).string(message.applicationId);
+    }
+    if (message.commandId !== '') {
+      writer.uint32(26).string(message.commandId);
+    }
+    if (message.op !== '') {
+      writer.uint32(34).string(message.op);
+    }
+    if (message.body !== '') {
+      writer.uint32(42).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommandPermissions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommandPermissions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.commandId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.op = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CommandPermissions {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
+      commandId: isSet(object.commandId)
+        ? globalThis.String(object.commandId)
+        : isSet(object.command_id)
+          ? globalThis.String(object.command_id)
+          : '',
+      op: isSet(object.op) ? globalThis.String(object.op) : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: CommandPermissions): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
+    if (message.commandId !== '') {
+      obj.commandId = message.commandId;
+    }
+    if (message.op !== '') {
+      obj.op = message.op;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CommandPermissions>): CommandPermissions {
+    return CommandPermissions.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CommandPermissions>): CommandPermissions {
+    const message = createBaseCommandPermissions();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.applicationId = object.applicationId ?? '';
+    message.commandId = object.commandId ?? '';
+    message.op = object.op ?? '';
+    message.body = object.body ?? '';
     return message;
   },
 };
