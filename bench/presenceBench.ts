@@ -68,7 +68,9 @@ export function presenceLines(row: PresenceRow, seconds: number): string {
   const line = (name: string, run: ChurnRun): string =>
     `  ${name}: CPU ${fmt(run.cpuMsPerUpdate, 2)} ms/update (${fmt(run.cpuMs, 0)} ms for ${run.updates}) | wall ${fmt(run.wallMs / 1000, 1)} s` +
     ` | fan-out p50 ${fmt(run.p50, 2)} ms p99 ${fmt(run.p99, 2)} ms | delivered ${run.deliveries}/${run.expected}` +
-    (run.closedDuringRun > 0 ? ` | sockets closed ${run.closedDuringRun}` : '');
+    (run.closedDuringRun > 0 ? ` | sockets closed ${run.closedDuringRun}` : '') +
+    // Short of every delivery the server fell behind: the CPU it got undercounts what the updates cost.
+    (run.missing > 0 ? ' | FELL BEHIND: CPU/update and latency are lower bounds' : '');
   return (
     `\nPresence churn: ${chorus.sessions} sessions in one guild, ${fmt((chorus.updates / seconds / chorus.sessions) * 100, 0)}% changing status per second for ${seconds} s` +
     ` (${chorus.sampledReceivers} sessions read and time their PRESENCE_UPDATEs, the others are written to unread)` +
