@@ -3,10 +3,9 @@ import { deflateSync } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { GatewayOptions } from '../config/Config.js';
-import { toAppError } from '../domain/errors.js';
 import type { Logger } from '../domain/Logger.js';
 import { decodeClientPayload, isRefusal, parseIdentify, parseResume, type ClientPayload } from './clientPayload.js';
-import { checkAttachment } from './attachmentCheck.js';
+import { askResume, AttachmentCheck } from './sessionAsks.js';
 import type { ConnectionQuery } from './connectionQuery.js';
 import { encodeEtf } from './etf/etfEncode.js';
 import {
@@ -63,7 +62,7 @@ export class GatewayConnection {
   /** When Hello went out: Identify or Resume must follow within `identifyTimeoutMs` of it. */
   readonly #helloMs = Date.now();
   #lastHeartbeatMs = this.#helloMs;
-  #attachmentCheckedMs = this.#helloMs;
+  readonly #attachment: AttachmentCheck;
   readonly #budget = new PayloadBudget(PAYLOAD_LIMIT, PAYLOAD_WINDOW_MS);
   readonly #encoder: TransportEncoder | undefined;
   #payloadCompress = false;
@@ -77,6 +76,7 @@ export class GatewayConnection {
     private readonly deps: ConnectionDeps,
     private readonly gatewayUrl = '', // ws(s)://host the client used: READY.resume_gateway_url ('': the node's)
   ) {
+    this.#attachment = new AttachmentCheck(deps.system, socketId, deps.options.heartbeatIntervalMs, this.#helloMs);
     this.#encoder = createTransportEncoder(query.compress, (message) => {
       this.#write(message);
     });
@@ -182,7 +182,9 @@ export class GatewayConnection {
       case GatewayOp.Heartbeat:
         this.#lastHeartbeatMs = now;
         this.#send(ACK);
-        this.#checkAttachment(now);
+        this.#attachment.heartbeat(now, this.#phase === 'ready' ? this.#sessionId : undefined, (id) => {
+          this.#forgetSession(id, [invalidSessionFrame(false)]);
+        });
         return;
       case GatewayOp.Identify:
         this.#identify(payload.d);
@@ -195,18 +197,12 @@ export class GatewayConnection {
     }
   }
 
-  /** Once per heartbeat interval at most: is this socket still the one its session pushes to? */
-  #checkAttachment(now: number): void {
-    const sessionId = this.#sessionId;
-    if (sessionId === undefined || this.#phase !== 'ready') return;
-    if (now - this.#attachmentCheckedMs < this.deps.options.heartbeatIntervalMs) return;
-    this.#attachmentCheckedMs = now;
-    void checkAttachment(this.deps.system, sessionId, this.socketId).then((attachment) => {
-      if (attachment !== 'session gone' || this.#sessionId !== sessionId) return;
-      this.#sessionId = undefined;
-      this.#phase = 'connected';
-      this.#send([invalidSessionFrame(false)]);
-    });
+  /** The socket has no session any more (a Resume failed, the session ended unseen); `frames` tell the client. */
+  #forgetSession(sessionId: string, frames: readonly string[] = []): void {
+    if (this.#sessionId !== sessionId) return;
+    this.#sessionId = undefined;
+    this.#phase = 'connected';
+    this.#send(frames);
   }
 
   #identify(d: unknown): void {
@@ -260,28 +256,14 @@ export class GatewayConnection {
     }
     this.#sessionId = fields.sessionId;
     this.#phase = 'resuming';
-    const socket = { nodeId: this.deps.system.nodeId, socketId: this.socketId };
-    this.deps.system
-      .ask('session', fields.sessionId, {
-        command: { $case: 'resume', resume: { socket, token: fields.token, seq: String(fields.seq) } },
-      })
-      .then(
-        () => {
-          if (this.#phase === 'resuming') this.#phase = 'ready';
-        },
-        (error: unknown) => {
-          const appError = toAppError(error);
-          if (appError.kind !== 'not_found') {
-            this.deps.log.warn('gateway_resume_failed', { socket: this.socketId, err: appError.message });
-          }
-          this.#sessionId = undefined;
-          this.#phase = 'connected';
-          // Passing (its node died, its lease lives on, it moved): op 7, resume again (S3). Gone or too far behind: op 9.
-          if (appError.kind === 'unavailable' || appError.kind === 'overloaded' || appError.kind === 'moved')
-            this.shutdown();
-          else this.#send([invalidSessionFrame(false)]);
-        },
-      );
+    void askResume(this.deps.system, this.deps.log, this.socketId, fields).then((outcome) => {
+      if (outcome === 'resumed') {
+        if (this.#phase === 'resuming') this.#phase = 'ready';
+      } else if (outcome === 'reconnect') {
+        this.#forgetSession(fields.sessionId);
+        this.shutdown();
+      } else this.#forgetSession(fields.sessionId, [invalidSessionFrame(false)]);
+    });
   }
 
   #clientOp({ op, d }: ClientPayload): void {
