@@ -1,9 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MessageComponents } from './component.js';
+import { componentsFromSender, type ComponentSender } from './componentSenders.js';
+import { validateModalComponents } from './modalComponents.js';
 import { MessageEditSchema } from './message.js';
 import { boundedArray, closedObject, integer, oneOfTypes, snowflake } from './wireTypes.js';
 
 /** Discord's caps: 25 options per level, 25 select values and 25 autocomplete choices. */
+const MODAL_RESPONSE = 9;
 const MAX_ITEMS = 25;
 
 /** An option's value as a client sends it: a string (also a snowflake), a number or a boolean. */
@@ -105,3 +108,17 @@ export const InteractionCallbackSchema = closedObject({
 });
 /** Validated InteractionCallbackSchema body. */
 export type InteractionCallbackBody = Static<typeof InteractionCallbackSchema>;
+
+/**
+ * Applies Discord's component rules to a callback body an application sent: a modal's (type 9) text
+ * inputs, or a message's components as an application may send them (400 50035 naming the field).
+ */
+export function checkCallbackComponents(body: InteractionCallbackBody): InteractionCallbackBody {
+  if (body.data === undefined) return body;
+  if (body.type === MODAL_RESPONSE) validateModalComponents(body.data.components, 'data.components');
+  else componentsFromSender(body.data, APPLICATION_SENDER);
+  return body;
+}
+
+/** The sender of interaction responses and followups: an application, which may send any component. */
+export const APPLICATION_SENDER: ComponentSender = { kind: 'application' };

@@ -1,4 +1,5 @@
 import { ActorKind } from '../../../cluster/ActorSystem.js';
+import { checkCallbackComponents } from '../../contract/interaction.js';
 import { validate } from '../../contract/validate.js';
 import type { InteractionClaims } from '../../domain/interactionTokens.js';
 import type { EdgeDeps } from '../EdgeDeps.js';
@@ -28,7 +29,9 @@ export async function deliverOverHttp(
     deps.http,
   );
   if (answer.status < 200 || answer.status >= 300) return;
-  const response = validate('InteractionCallbackSchema', JSON.parse(answer.bodyText) as unknown);
+  const response = checkCallbackComponents(
+    validate('InteractionCallbackSchema', JSON.parse(answer.bodyText) as unknown),
+  );
   await deps.system.ask(ActorKind.Channel, claims.channelId, {
     command: {
       $case: 'interactionCallback',

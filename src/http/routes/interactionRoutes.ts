@@ -1,6 +1,8 @@
 import type { Router } from '@koa/router';
 import { ActorKind } from '../../../cluster/ActorSystem.js';
 import type { InteractionRequest } from '../../../proto/gen/chorus/v1/channel.js';
+import { componentsFromSender } from '../../contract/componentSenders.js';
+import { APPLICATION_SENDER, checkCallbackComponents } from '../../contract/interaction.js';
 import { UnknownEntityError } from '../../domain/errors.js';
 import {
   INTERACTION_TOKEN_TTL_MS,
@@ -114,7 +116,7 @@ export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
   router.post('/interactions/:interaction_id/:token/callback', async (ctx) => {
     const claims = claimsOf(ctx, deps);
     if (claims.interactionId !== ctx.params['interaction_id']) throw new UnknownEntityError('interaction');
-    const body = validBody(ctx, 'InteractionCallbackSchema');
+    const body = checkCallbackComponents(validBody(ctx, 'InteractionCallbackSchema'));
     const data = body.data === undefined ? undefined : withoutFiles(body.data);
     const interactionCallback = tokenRequest(claims, ctx.params['token'] ?? '', {
       body: JSON.stringify({ ...body, data }),
@@ -143,13 +145,17 @@ export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
   const none = (): string => '';
   router.post(
     '/webhooks/:webhook_id/:token',
-    tokenRoute('followup', (ctx) => JSON.stringify(withoutFiles(validBody(ctx, 'WebhookExecuteSchema')))),
+    tokenRoute('followup', (ctx) =>
+      JSON.stringify(withoutFiles(componentsFromSender(validBody(ctx, 'WebhookExecuteSchema'), APPLICATION_SENDER))),
+    ),
   );
   const messagePath = '/webhooks/:webhook_id/:token/messages/:message_id';
   router.get(messagePath, tokenRoute('get', none));
   router.patch(
     messagePath,
-    tokenRoute('edit', (ctx) => JSON.stringify(withoutFiles(validBody(ctx, 'MessageEditSchema')))),
+    tokenRoute('edit', (ctx) =>
+      JSON.stringify(withoutFiles(componentsFromSender(validBody(ctx, 'MessageEditSchema'), APPLICATION_SENDER))),
+    ),
   );
   router.delete(messagePath, tokenRoute('delete', none));
 }

@@ -138,6 +138,18 @@ describe('interactions refused', function () {
     assert.equal(error.message, 'Interaction has already been acknowledged.');
   });
 
+  it('refuses a modal holding a button with 400 50035, leaving the interaction unanswered', async () => {
+    const interaction = await counted();
+    const button = { type: 2, custom_id: 'no', label: 'No', style: 1 };
+    const modal = {
+      type: 9,
+      data: { custom_id: 'm', title: 'Modal', components: [{ type: 1, components: [button] }] },
+    };
+    const error = await errorOf(await callback(interaction.id, interaction.token, modal), 400);
+    assert.equal(error.code, 50_035);
+    await interaction.reply('answered after the refusal');
+  });
+
   it('answers a forged or foreign token with 404 10062', async () => {
     const interaction = await counted();
     const [head = '', signature = ''] = interaction.token.split('.');
