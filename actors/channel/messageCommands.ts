@@ -79,7 +79,7 @@ export async function editMessage(scope: ChannelScope, request: MessageTarget, a
   if (body.flags !== undefined) record.flags = (record.flags & ~clientFlags(~0)) | clientFlags(body.flags);
   const dropped = droppedAttachments(record.attachments, edited.attachments);
   record.attachments = edited.attachments;
-  if (isEmptyMessage(record.content, record.embeds, record.sticker_ids, record.attachments)) {
+  if (isEmptyMessage(record.content, record.embeds, record.sticker_ids, record.attachments, record.components)) {
     throw new BadRequestError('Cannot send an empty message', 50_006);
   }
   // Nothing refuses the edit past this point; bytes go before the record (see deleteMessage).

@@ -22,14 +22,19 @@ export const CLIENT_FLAGS = (1 << 2) | (1 << 12);
 /** A create body as the actor reads it (the schema allows extra fields such as enforce_nonce). */
 export type CreateBody = MessageCreateBody & { enforce_nonce?: boolean };
 
-/** True when a message would show nothing (Discord 50006); attachments alone are enough. */
+/**
+ * True when a message would show nothing (Discord 50006); attachments alone are enough, and so are components
+ * (only applications' survive the edge, and Discord takes component-only messages from them).
+ */
 export function isEmptyMessage(
   content: string,
   embeds: readonly unknown[],
   stickerIds: readonly string[],
   attachments: readonly unknown[],
+  components: readonly unknown[] = [],
 ): boolean {
-  return content.trim() === '' && embeds.length === 0 && stickerIds.length === 0 && attachments.length === 0;
+  const shown = embeds.length + stickerIds.length + attachments.length + components.length;
+  return content.trim() === '' && shown === 0;
 }
 
 /** The message flags a body asks for, limited to those clients may set. */
@@ -123,7 +128,8 @@ export async function storeMessage(
   const content = body.content ?? '';
   const embeds: unknown[] = body.embeds ?? (body.embed ? [body.embed] : []);
   const stickerIds = body.sticker_ids ?? [];
-  if (isEmptyMessage(content, embeds, stickerIds, attachments) && by.interaction?.allowEmpty !== true)
+  const components = body.components ?? [];
+  if (isEmptyMessage(content, embeds, stickerIds, attachments, components) && by.interaction?.allowEmpty !== true)
     throw new BadRequestError('Cannot send an empty message', 50_006);
 
   const reply = await replyTarget(scope, body);
@@ -146,7 +152,7 @@ export async function storeMessage(
     mention_role_ids: mentions.roleIds,
     embeds: embeds.map((embed) => ({ type: 'rich', ...(embed as object) })),
     attachments,
-    components: body.components ?? [],
+    components,
     sticker_ids: stickerIds,
     nonce: by.nonce,
     pinned: false,

@@ -114,6 +114,18 @@ describe('message components over HTTP', () => {
     assert.deepEqual(sent.components, []);
   });
 
+  it('takes a bot message of components alone, and answers a user account’s 400 50006 (nothing left to show)', async () => {
+    const sent = await post(bot.token, { components: [{ type: 1, components: [select] }] });
+    assert.equal(sent.content, '');
+    assert.deepEqual(sent.components, [{ type: 1, components: [select] }]);
+    const empty = await api<ApiError>(server.api, 'POST', `/channels/${guild.channelId}/messages`, {
+      token: owner.token,
+      body: { components: [{ type: 1, components: buttons }] },
+      expect: 400,
+    });
+    assert.equal(empty.code, 50006);
+  });
+
   it('lets a bot replace its message’s components by an edit, checked by the same rules', async () => {
     const sent = await post(bot.token, { content: 'Edit me', components: [{ type: 1, components: buttons }] });
     const path = `/channels/${guild.channelId}/messages/${sent.id}`;
