@@ -1,4 +1,5 @@
 import type { ChannelReply, InteractionRequest, InteractionTimeout } from '../../proto/gen/chorus/v1/channel.js';
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import { UnknownEntityError } from '../../src/domain/errors.js';
 import { parseJsonObject, type JsonObject } from '../../src/domain/jsonValue.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
@@ -30,7 +31,7 @@ async function invokerFields(scope: ChannelScope, access: Access): Promise<JsonO
 
 async function invocationOf(
   scope: ChannelScope,
-  access: Access,
+  caller: Caller,
   app: Parameters<typeof invokeCommand>[2],
   body: ReturnType<typeof bodyOf<typeof InteractionCreateSchema>>,
 ): Promise<Invocation> {
@@ -38,9 +39,9 @@ async function invocationOf(
     case InteractionType.Component:
       return invokeComponent(scope, app, body);
     case InteractionType.ModalSubmit:
-      return invokeModal(scope, access.userId, app, body);
+      return invokeModal(scope, caller.userId, app, body);
     default:
-      return invokeCommand(scope, access, app, body);
+      return invokeCommand(scope, caller, app, body);
   }
 }
 
@@ -69,7 +70,7 @@ export async function createInteraction(scope: ChannelScope, request: Interactio
       ? new UnknownEntityError('message')
       : new UnknownEntityError('application command');
   }
-  const invocation = await invocationOf(scope, access, app, body);
+  const invocation = await invocationOf(scope, caller, app, body);
   const now = ctx.clock.now();
   const invoker = await invokerFields(scope, access);
   const user = (invoker['user'] ?? (invoker['member'] as JsonObject)['user']) as JsonObject;

@@ -1,10 +1,10 @@
 import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { isJsonObject, type JsonObject } from '../../src/domain/jsonValue.js';
-import { Permission } from '../../src/domain/permissions.js';
+import { usableInBotDm } from '../../src/domain/commandAccess.js';
+import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { InteractionCreateBody } from '../../src/contract/interaction.js';
 import type { ApplicationRecord, MessageRecord } from '../runtime/ports/records.js';
 import { GLOBAL_SCOPE } from '../runtime/ports/applicationCommandStore.js';
-import type { Access } from './channelAccess.js';
 import type { ChannelScope } from './ChannelScope.js';
 import { checkOptions, definitionsOf, noIds, type NamedIds } from './interactionOptions.js';
 import { resolveIds } from './interactionResolved.js';
@@ -38,37 +38,39 @@ async function findCommand(scope: ChannelScope, applicationId: string, commandId
 }
 
 /**
- * Whether the user may use the command here: in a guild its default_member_permissions ("0": admins
- * only) unless they are an administrator, and its contexts (0 guild); in a DM a global command whose
- * dm_permission is not false and whose contexts allow a bot DM (1). 403 50013 / 404 10063 otherwise.
+ * Whether the user may use the command here. In a guild the Guild decides, by the command permissions v2
+ * (its command index for this channel and command: USE_APPLICATION_COMMANDS, overrides, contexts,
+ * default_member_permissions): a command the user may not use answers 403 50013. In a DM, a global
+ * command usable in a bot DM (usableInBotDm); 404 10063 otherwise.
  */
-function requireUsable(command: JsonObject, access: Access, inGuild: boolean): void {
-  const contexts = Array.isArray(command['contexts']) ? command['contexts'] : null;
-  if (!inGuild) {
-    if (command['dm_permission'] === false || command['guild_id'] !== undefined) {
-      throw new UnknownEntityError('application command');
-    }
-    if (contexts !== null && !contexts.includes(1)) throw new UnknownEntityError('application command');
+async function requireUsable(scope: ChannelScope, caller: Caller, command: JsonObject): Promise<void> {
+  const guildId = scope.channel.guild_id;
+  if (guildId === null) {
+    if (!usableInBotDm(command)) throw new UnknownEntityError('application command');
     return;
   }
-  if (contexts !== null && !contexts.includes(0)) throw new UnknownEntityError('application command');
-  const required = command['default_member_permissions'];
-  if (typeof required !== 'string' || (access.permissions & Permission.ADMINISTRATOR) !== 0n) return;
-  const bits = BigInt(required);
-  if (bits === 0n || (access.permissions & bits) !== bits) throw new MissingPermissionsError();
+  const commandIndex = { caller, channelId: scope.channel.id, commandId: String(command['id']) };
+  await scope.ctx
+    .ask('guild', guildId, { command: { $case: 'commandIndex', commandIndex } })
+    .catch((error: unknown) => {
+      if (error instanceof UnknownEntityError && error.entity === 'application command') {
+        throw new MissingPermissionsError('USE_APPLICATION_COMMANDS');
+      }
+      throw error;
+    });
 }
 
 /** Type 2 (command) and 4 (autocomplete): the command exists here, the user may use it, its options fit. */
 export async function invokeCommand(
   scope: ChannelScope,
-  access: Access,
+  caller: Caller,
   app: ApplicationRecord,
   body: InteractionCreateBody,
 ): Promise<Invocation> {
   const { data } = body;
   if (data.id === undefined) throw field('data.id', 'This field is required');
   const command = await findCommand(scope, app.id, data.id);
-  requireUsable(command, access, scope.channel.guild_id !== null);
+  await requireUsable(scope, caller, command);
   const commandType = Number(command['type'] ?? 1);
   if (data.type !== undefined && data.type !== commandType) throw field('data.type', 'The command has another type.');
   const ids: NamedIds = noIds();

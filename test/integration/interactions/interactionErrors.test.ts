@@ -113,6 +113,23 @@ describe('interactions refused', function () {
     assert.equal(error.code, 50_013);
   });
 
+  it('refuses a member whom the guild command permissions deny with 403 50013', async () => {
+    const guarded = await guildCommand(w, { name: 'guarded', description: 'Not for the member' });
+    await api(
+      w.server.api,
+      'PUT',
+      `/applications/${w.applicationId}/guilds/${w.world.guildId}/commands/${guarded.id}/permissions`,
+      {
+        token: w.world.owner.token,
+        body: { permissions: [{ id: w.world.member.id, type: 2, permission: false }] },
+      },
+    );
+    const error = await errorOf(await invoke(w, { type: 2, data: { id: guarded.id, type: 1 } }), 403);
+    assert.equal(error.code, 50_013);
+    const owner = await invoke(w, { type: 2, data: { id: guarded.id, type: 1 } }, w.world.owner.token);
+    assert.equal(owner.status, 204, await owner.text());
+  });
+
   it('answers an anonymous invocation with 401', async () => {
     const response = await fetch(`${w.server.api}/interactions`, {
       method: 'POST',

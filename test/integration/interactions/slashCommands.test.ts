@@ -164,4 +164,36 @@ describe('slash commands through discord.js', function () {
       await owner.close();
     }
   });
+
+  it('serves a global command in a DM with the bot, the invoker as user rather than member', async () => {
+    const created = await w.bot.application?.commands.create({ name: 'dmhello', description: 'Hello in DMs' });
+    assert.ok(created);
+    const dm = await api<{ id: string }>(w.server.api, 'POST', '/users/@me/channels', {
+      token: w.world.member.token,
+      body: { recipients: [w.bot.user?.id] },
+    });
+    const received = nextInteraction<ChatInputCommandInteraction>(w.bot, (i) => i.isChatInputCommand());
+    const from = w.user.frames.length;
+    const response = await invoke(w, {
+      type: 2,
+      channel_id: dm.id,
+      guild_id: undefined,
+      data: { id: created.id, type: 1 },
+    });
+    assert.equal(response.status, 204, await response.text());
+    const interaction = await received;
+    assert.equal(interaction.guildId, null);
+    assert.equal(interaction.member, null);
+    assert.equal(interaction.user.id, w.world.member.id);
+    assert.equal(interaction.channelId, dm.id);
+    await interaction.reply('hello in private');
+    const message = await w.user.waitForDispatch<InteractionMessage>(
+      'MESSAGE_CREATE',
+      (d) => d.content === 'hello in private',
+      {
+        from,
+      },
+    );
+    assert.equal(message.d.channel_id, dm.id);
+  });
 });
