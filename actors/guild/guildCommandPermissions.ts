@@ -2,12 +2,13 @@ import type { CommandPermissions, GuildReply } from '../../proto/gen/chorus/v1/g
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { ApplicationCommandPermissionsSchema } from '../../src/contract/index.js';
 import { ForbiddenError, MissingAccessError, UnknownEntityError } from '../../src/domain/errors.js';
-import { Permission } from '../../src/domain/permissions.js';
+import { UNGATED } from '../../src/domain/intents.js';
+import { Permission, hasAll } from '../../src/domain/permissions.js';
 import { GLOBAL_SCOPE } from '../runtime/ports/applicationCommandStore.js';
 import type { ApplicationRecord } from '../runtime/ports/records.js';
 import { callerId, emptyReply, jsonReply, type GuildRuntime } from './GuildRuntime.js';
 import { permissionsScope } from './guildCommandIndex.js';
-import { requireGuildPermission } from './guildPermissions.js';
+import { memberPermissions, requireGuildPermission } from './guildPermissions.js';
 
 /**
  * The application of the route, which must have its bot in the guild (404 10002 otherwise: the guild
@@ -53,6 +54,18 @@ async function requireTarget(rt: GuildRuntime, app: ApplicationRecord, commandId
 }
 
 /**
+ * APPLICATION_COMMAND_PERMISSIONS_UPDATE (no intent gates it) to the application's bot, whose handlers may
+ * cache the overrides, and to the members who may read them.
+ */
+function announce(rt: GuildRuntime, app: ApplicationRecord, data: unknown): void {
+  const state = rt.state;
+  const readers = (userId: string): boolean =>
+    userId === app.bot_user_id || hasAll(memberPermissions(state, userId), Permission.MANAGE_GUILD);
+  const event = { event: 'APPLICATION_COMMAND_PERMISSIONS_UPDATE', dataJson: JSON.stringify(data), intent: UNGATED };
+  rt.fanout.send(event, readers);
+}
+
+/**
  * GET /applications/{id}/guilds/{id}/commands/permissions (op list: every stored override set),
  * GET .../commands/{id}/permissions (op get: 404 10066 when the guild set none) and PUT of the latter
  * (op put: replaces the command's, or with the application id as command id the application's, overrides;
@@ -86,6 +99,7 @@ export async function commandPermissions(rt: GuildRuntime, request: CommandPermi
       const { permissions } = bodyOf(ApplicationCommandPermissionsSchema, request.body);
       const data = { id: request.commandId, application_id: app.id, guild_id: rt.state.id, permissions };
       await store.save({ id: request.commandId, application_id: app.id, scope, data });
+      announce(rt, app, data);
       return jsonReply(data);
     }
     default:

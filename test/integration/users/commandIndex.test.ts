@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
+import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
 import { addBot, createBot, createGuild, joinGuild, type TestBot, type TestGuild } from '../gateway/gatewayFixtures.js';
 import { call, type ApiError } from './httpClient.js';
@@ -12,6 +13,7 @@ interface CommandIndex {
 }
 
 const BAN_MEMBERS = 1n << 2n;
+const GUILDS = 1 << 0;
 
 describe('application command index and command permissions over HTTP', () => {
   let server: TestServer;
@@ -121,11 +123,19 @@ describe('application command index and command permissions over HTTP', () => {
   });
 
   describe('command permissions', () => {
-    it('lets the owner deny a command to a member, which leaves the member’s index', async () => {
+    it('lets the owner deny a command to a member, which leaves the member’s index and is told to the bot', async () => {
+      const { client } = await GatewayClient.identified(server.gatewayUrl, bot.token, { intents: GUILDS });
+      await client.waitForDispatch<{ id: string }>('GUILD_CREATE', (d) => d.id === guild.id); // subscribed by now
       const answer = await put(owner, ids['ping'] ?? '', {
         permissions: [{ id: member.id, type: 2, permission: false }],
       });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const told = await client.waitForDispatch<{ id: string }>(
+        'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
+        (d) => d.id === ids['ping'],
+      );
+      assert.deepEqual(told.d, answer.body);
+      await client.drop();
       assert.deepEqual(answer.body, {
         id: ids['ping'],
         application_id: bot.applicationId,
