@@ -18,6 +18,10 @@ export const VoiceIdentifySchema = closedObject({
   session_id: opaque(),
   token: opaque(),
   user_id: snowflake(),
+  // Sent by @discordjs/voice 0.19 and browsers; answered with dave_protocol_version 0 (no DAVE on this server).
+  max_dave_protocol_version: Type.Optional(integer()),
+  max_secure_frames_version: Type.Optional(integer()),
+  channel_id: Type.Optional(snowflake()),
   video: Type.Optional(Type.Boolean()),
   streams: Type.Optional(
     boundedArray(closedObject({ type: label(), rid: label(), quality: integer() }), {

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { validate } from '../contract/validate.js';
+import type { AppError } from '../domain/errors.js';
+import type { Clock } from '../domain/Clock.js';
+import type { Logger } from '../domain/Logger.js';
+import type { VoiceClaims, VoicePeer } from './VoiceMediaSession.js';
+import { VoiceMediaSession } from './VoiceMediaSession.js';
+import type { VoiceRooms } from './VoiceRooms.js';
+import { VoiceCloseCode, VoiceEncryptionMode, VoiceOp, isVoiceEncryptionMode } from './voiceProtocol.js';
+
+/** What a voice socket needs from its server. */
+export interface VoiceConnectionContext {
+  readonly rooms: VoiceRooms;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly heartbeatIntervalMs: number;
+  /** The address and port clients send media to (Ready). */
+  readonly mediaHost: string;
+  readonly mediaPort: number;
+  /** Checks a voice token: its claims, or undefined when forged or expired. */
+  verifyToken(token: string, nowMs: number): VoiceClaims | undefined;
+}
+
+class ProtocolClose extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function objectOf(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ProtocolClose(VoiceCloseCode.decodeError, 'payload must be an object');
+  }
+  return value as Record<string, unknown>;
+}
+
+function checked<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw new ProtocolClose(VoiceCloseCode.decodeError, (error as AppError).message);
+  }
+}
+
+/** One voice WebSocket: Hello, then Identify or Resume, then the member's protocol until it closes. */
+export class VoiceConnection implements VoicePeer {
+  private member: VoiceMediaSession | undefined;
+  lastHeartbeatMs: number;
+
+  constructor(
+    private readonly socket: WebSocket,
+    readonly version: number,
+    private readonly context: VoiceConnectionContext,
+  ) {
+    this.lastHeartbeatMs = context.clock.now();
+    socket.on('message', (data, isBinary) => {
+      this.receive(isBinary || !Buffer.isBuffer(data) ? undefined : data.toString('utf8'));
+    });
+    socket.on('close', () => {
+      // The media session stays for a Resume until its heartbeats lapse (VoiceRooms.sweep).
+      if (this.member?.peer === this) this.member.peer = undefined;
+    });
+    this.send({ op: VoiceOp.hello, d: { v: version, heartbeat_interval: context.heartbeatIntervalMs } });
+  }
+
+  /** Sends one JSON message if the socket is open. */
+  send(payload: Record<string, unknown>): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(payload));
+  }
+
+  /** Closes the socket with a voice close code. */
+  close(code: number, reason: string): void {
+    if (this.member?.peer === this) this.member.peer = undefined;
+    this.socket.close(code, reason);
+  }
+
+  private receive(text: string | undefined): void {
+    try {
+      if (text === undefined) throw new ProtocolClose(VoiceCloseCode.decodeError, 'binary messages are not served');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ProtocolClose(VoiceCloseCode.decodeError, 'invalid JSON');
+      }
+      const message = objectOf(parsed);
+      if (typeof message.op !== 'number') throw new ProtocolClose(VoiceCloseCode.decodeError, 'op must be a number');
+      this.dispatch(message.op, message.d);
+    } catch (error) {
+      if (!(error instanceof ProtocolClose)) throw error;
+      this.context.log.info('voice_socket_refused', { code: error.code, reason: error.message });
+      this.close(error.code, error.message);
+    }
+  }
+
+  private dispatch(op: number, d: unknown): void {
+    switch (op) {
+      case VoiceOp.heartbeat:
+        this.heartbeat(d);
+        return;
+      case VoiceOp.identify:
+        this.identify(d);
+        return;
+      case VoiceOp.resume:
+        this.resume(d);
+        return;
+      case VoiceOp.selectProtocol:
+        this.selectProtocol(d);
+        return;
+      case VoiceOp.speaking:
+        this.speaking(d);
+        return;
+      case VoiceOp.video:
+        this.identified();
+        return; // video ssrcs matter to WebRTC peers only, which this service does not host yet
+      default:
+        throw new ProtocolClose(VoiceCloseCode.unknownOpcode, `unknown opcode ${op}`);
+    }
+  }
+
+  private identified(): VoiceMediaSession {
+    if (!this.member) throw new ProtocolClose(VoiceCloseCode.notAuthenticated, 'identify first');
+    return this.member;
+  }
+
+  private heartbeat(d: unknown): void {
+    const now = this.context.clock.now();
+    this.lastHeartbeatMs = now;
+    if (this.member) this.member.lastHeartbeatMs = now;
+    if (typeof d === 'object' && d !== null && !Array.isArray(d)) {
+      const { t, seq_ack: seqAck } = d as Record<string, unknown>;
+      if (typeof seqAck === 'number') this.member?.acknowledge(seqAck);
+      this.send({ op: VoiceOp.heartbeatAck, d: { t } });
+    } else {
+      this.send({ op: VoiceOp.heartbeatAck, d }); // legacy heartbeat: a bare nonce, echoed
+    }
+  }
+
+  private identify(d: unknown): void {
+    if (this.member) throw new ProtocolClose(VoiceCloseCode.alreadyAuthenticated, 'already identified');
+    const body = checked(() => validate('VoiceIdentifySchema', d));
+    const now = this.context.clock.now();
+    const claims = this.context.verifyToken(body.token, now);
+    const matches =
+      claims !== undefined &&
+      claims.userId === body.user_id &&
+      claims.sessionId === body.session_id &&
+      claims.guildId === body.server_id;
+    if (!matches || !this.context.rooms.claimNonce(claims.nonce, now)) {
+      throw new ProtocolClose(VoiceCloseCode.authenticationFailed, 'authentication failed');
+    }
+    const { rooms, mediaHost, mediaPort, heartbeatIntervalMs } = this.context;
+    const member = new VoiceMediaSession(claims, body.token, rooms.freshSsrc(), now);
+    member.peer = this;
+    this.member = member;
+    const modes = [VoiceEncryptionMode.aesGcm, VoiceEncryptionMode.xchacha];
+    // Discord's Ready carries a heartbeat_interval that clients are told to ignore; it repeats Hello's here.
+    const ready = { ssrc: member.ssrc, ip: mediaHost, port: mediaPort, modes, heartbeat_interval: heartbeatIntervalMs };
+    member.sendNumbered(VoiceOp.ready, ready);
+    rooms.join(member);
+    this.context.log.info('voice_identified', { userId: claims.userId, channelId: claims.channelId });
+  }
+
+  private resume(d: unknown): void {
+    if (this.member) throw new ProtocolClose(VoiceCloseCode.alreadyAuthenticated, 'already identified');
+    const body = objectOf(d);
+    const { server_id: guildId, session_id: sessionId, token, seq_ack: seqAck } = body;
+    if (typeof guildId !== 'string' || typeof sessionId !== 'string' || typeof token !== 'string') {
+      throw new ProtocolClose(VoiceCloseCode.decodeError, 'resume needs server_id, session_id and token');
+    }
+    const member = this.context.rooms.resumable(guildId, sessionId);
+    if (member?.token !== token)
+      throw new ProtocolClose(VoiceCloseCode.sessionNoLongerValid, 'session no longer valid');
+    const previous = member.peer;
+    member.peer = this;
+    this.member = member;
+    member.lastHeartbeatMs = this.context.clock.now();
+    previous?.close(1000, 'resumed elsewhere');
+    member.peer = this;
+    this.send({ op: VoiceOp.resumed, d: null });
+    member.replayAfter(typeof seqAck === 'number' ? seqAck : 0);
+  }
+
+  private selectProtocol(d: unknown): void {
+    const member = this.identified();
+    const protocol = objectOf(d).protocol;
+    if (protocol !== 'udp') {
+      const served = protocol === 'webrtc' ? 'webrtc is not served yet' : 'unknown protocol';
+      throw new ProtocolClose(VoiceCloseCode.unknownProtocol, served);
+    }
+    const body = checked(() => validate('SelectProtocolSchema', d));
+    if (typeof body.data === 'string')
+      throw new ProtocolClose(VoiceCloseCode.decodeError, 'udp data must be an object');
+    if (!isVoiceEncryptionMode(body.data.mode)) {
+      throw new ProtocolClose(VoiceCloseCode.unknownEncryptionMode, 'unknown encryption mode');
+    }
+    member.mode = body.data.mode;
+    member.secretKey = randomBytes(32);
+    // IP discovery's source address is the one media comes from; the client's own claim is the fallback.
+    const { address, port } = body.data as { address: string; port: number }; // the schema required both
+    member.address ??= { address, port };
+    member.sendNumbered(VoiceOp.sessionDescription, {
+      mode: member.mode,
+      secret_key: [...member.secretKey],
+      audio_codec: 'opus',
+      dave_protocol_version: 0,
+    });
+    // A receiver maps ssrc to user only through op 5: tell the newcomer who is here before any audio reaches it.
+    for (const other of this.context.rooms.othersOf(member)) {
+      member.sendNumbered(VoiceOp.speaking, {
+        user_id: other.claims.userId,
+        ssrc: other.ssrc,
+        speaking: other.speaking,
+      });
+    }
+  }
+
+  private speaking(d: unknown): void {
+    const member = this.identified();
+    const { speaking } = objectOf(d);
+    if (typeof speaking !== 'number' || !Number.isInteger(speaking)) {
+      throw new ProtocolClose(VoiceCloseCode.decodeError, 'speaking must be an integer');
+    }
+    member.speaking = speaking;
+    for (const other of this.context.rooms.othersOf(member)) {
+      other.sendNumbered(VoiceOp.speaking, { user_id: member.claims.userId, ssrc: member.ssrc, speaking });
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { randomInt } from 'node:crypto';
+import type { VoiceMediaSession } from './VoiceMediaSession.js';
+import { VoiceOp } from './voiceProtocol.js';
+
+/** How long a used token nonce is remembered; voice tokens expire well before this. */
+const NONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The voice members of one node, grouped by (guild, channel) from their token claims, indexed by ssrc and by
+ * (guild, session) for Resume, and the token nonces already used (each token identifies once).
+ */
+export class VoiceRooms {
+  private readonly rooms = new Map<string, Set<VoiceMediaSession>>();
+  private readonly bySsrc = new Map<number, VoiceMediaSession>();
+  private readonly bySession = new Map<string, VoiceMediaSession>();
+  private readonly usedNonces = new Map<string, number>();
+
+  /** Marks a token nonce used; false when it already was (a replayed token). */
+  claimNonce(nonce: string, nowMs: number): boolean {
+    if (this.usedNonces.has(nonce)) return false;
+    this.usedNonces.set(nonce, nowMs);
+    return true;
+  }
+
+  /** An ssrc no member of this node holds (never 0). */
+  freshSsrc(): number {
+    for (;;) {
+      const ssrc = randomInt(1, 0xffffffff);
+      if (!this.bySsrc.has(ssrc)) return ssrc;
+    }
+  }
+
+  /** The member a media packet or discovery request names. */
+  bySsrcOf(ssrc: number): VoiceMediaSession | undefined {
+    return this.bySsrc.get(ssrc);
+  }
+
+  /** The member a Resume names. */
+  resumable(guildId: string, sessionId: string): VoiceMediaSession | undefined {
+    return this.bySession.get(`${guildId}:${sessionId}`);
+  }
+
+  /** The other members of a member's channel. */
+  othersOf(member: VoiceMediaSession): VoiceMediaSession[] {
+    return [...(this.rooms.get(member.roomKey) ?? [])].filter((other) => other !== member);
+  }
+
+  /** Every member, for the heartbeat sweep. */
+  all(): VoiceMediaSession[] {
+    return [...this.bySsrc.values()];
+  }
+
+  /**
+   * Adds an identified member: a previous media session of the same gateway session in this guild (a channel
+   * move) leaves first; then the newcomer and those present learn of each other (op 11).
+   */
+  join(member: VoiceMediaSession): void {
+    const sessionKey = `${member.claims.guildId}:${member.claims.sessionId}`;
+    const previous = this.bySession.get(sessionKey);
+    if (previous) this.leave(previous, 'moved to another voice session');
+    let room = this.rooms.get(member.roomKey);
+    if (!room) this.rooms.set(member.roomKey, (room = new Set()));
+    const present = [...room];
+    room.add(member);
+    this.bySsrc.set(member.ssrc, member);
+    this.bySession.set(sessionKey, member);
+    if (present.length > 0) {
+      member.sendNumbered(VoiceOp.clientsConnect, { user_ids: present.map((other) => other.claims.userId) });
+    }
+    for (const other of present) other.sendNumbered(VoiceOp.clientsConnect, { user_ids: [member.claims.userId] });
+  }
+
+  /** Removes a member, closes its socket, and tells the rest of its channel (op 13). Idempotent. */
+  leave(member: VoiceMediaSession, reason: string, closeCode = 4006): void {
+    const sessionKey = `${member.claims.guildId}:${member.claims.sessionId}`;
+    if (this.bySsrc.get(member.ssrc) !== member) return;
+    this.bySsrc.delete(member.ssrc);
+    if (this.bySession.get(sessionKey) === member) this.bySession.delete(sessionKey);
+    const room = this.rooms.get(member.roomKey);
+    room?.delete(member);
+    if (room?.size === 0) this.rooms.delete(member.roomKey);
+    const peer = member.peer;
+    member.peer = undefined;
+    peer?.close(closeCode, reason);
+    for (const other of room ?? []) other.sendNumbered(VoiceOp.clientDisconnect, { user_id: member.claims.userId });
+  }
+
+  /** Removes members silent past the window and forgets nonces older than any live token. */
+  sweep(nowMs: number, windowMs: number): void {
+    for (const member of this.all()) {
+      if (nowMs - member.lastHeartbeatMs > windowMs) this.leave(member, 'heartbeat timeout', 4009);
+    }
+    for (const [nonce, usedAt] of this.usedNonces) if (nowMs - usedAt > NONCE_MEMORY_MS) this.usedNonces.delete(nonce);
+  }
+
+  /** Closes every member (node shutdown). */
+  closeAll(): void {
+    for (const member of this.all()) this.leave(member, 'voice server closing', 1001);
+  }
+}

@@ -1,0 +1,183 @@
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { Clock } from '../domain/Clock.js';
+import type { Logger } from '../domain/Logger.js';
+import { relayDatagram, type MediaRelayStats } from './mediaRelay.js';
+import { VoiceConnection, type VoiceConnectionContext } from './VoiceConnection.js';
+import type { VoiceClaims } from './VoiceMediaSession.js';
+import { VoiceRooms } from './VoiceRooms.js';
+import { VOICE_VERSIONS } from './voiceProtocol.js';
+import type { VoiceTlsMaterial } from './voiceTls.js';
+
+/** The first byte of a TLS handshake record; anything else on the port is plain HTTP (ws://). */
+const TLS_HANDSHAKE = 0x16;
+
+/** How a voice server is set up. */
+export interface VoiceServerOptions {
+  /** Address to listen on (TCP and UDP) and the port both use; 0 picks one free for both. */
+  readonly host: string;
+  readonly port: number;
+  /** Address clients are told to send media to (Ready `ip`); must be IPv4 for @discordjs/voice. */
+  readonly publicHost: string;
+  readonly tls: VoiceTlsMaterial;
+  readonly heartbeatIntervalMs: number;
+  readonly clock: Clock;
+  readonly log: Logger;
+  verifyToken(token: string, nowMs: number): VoiceClaims | undefined;
+}
+
+/** A listening voice service. */
+export interface RunningVoiceServer {
+  /** The port TCP (wss and ws) and UDP share. */
+  readonly port: number;
+  /** `host:port` as VOICE_SERVER_UPDATE's endpoint names it (no scheme). */
+  readonly endpoint: string;
+  readonly tls: VoiceTlsMaterial;
+  readonly stats: MediaRelayStats;
+  close(): Promise<void>;
+}
+
+function versionOf(request: IncomingMessage): number | undefined {
+  const asked = new URL(request.url ?? '/', 'http://voice').searchParams.get('v');
+  if (asked === null) return VOICE_VERSIONS.withoutQuery;
+  const version = Number(asked);
+  return Number.isInteger(version) && version >= VOICE_VERSIONS.min && version <= VOICE_VERSIONS.max
+    ? version
+    : undefined;
+}
+
+async function bindUdp(host: string, port: number): Promise<UdpSocket> {
+  const udp = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(port, host, () => {
+      udp.off('error', reject);
+      resolve();
+    });
+  });
+  return udp;
+}
+
+async function listenTcp(server: TcpServer, host: string, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Binds UDP first (port 0 picks one), then TCP on the same number; retries when that TCP port is taken. */
+async function bindPorts(host: string, port: number, tcp: TcpServer): Promise<UdpSocket> {
+  for (let attempt = 0; ; attempt++) {
+    const udp = await bindUdp(host, port);
+    try {
+      await listenTcp(tcp, host, udp.address().port);
+      return udp;
+    } catch (error) {
+      udp.close();
+      if (port !== 0 || attempt >= 10) throw error;
+    }
+  }
+}
+
+/**
+ * Starts the voice service: one TCP port serving wss:// and ws:// (told apart by the first byte), the voice
+ * gateway on it, one UDP socket on the same port number relaying media, and a heartbeat sweep.
+ */
+export async function startVoiceServer(options: VoiceServerOptions): Promise<RunningVoiceServer> {
+  const { log, clock, heartbeatIntervalMs } = options;
+  const rooms = new VoiceRooms();
+  const stats: MediaRelayStats = { forwarded: 0, dropped: 0 };
+  const connections = new Set<VoiceConnection>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const refuse = (_request: IncomingMessage, response: ServerResponse): void => {
+    response.writeHead(426, { 'content-type': 'text/plain' }).end('voice gateway: WebSocket only');
+  };
+  const plain = createHttpServer(refuse);
+  const secure = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, refuse);
+  const tcp = createTcpServer((socket: Socket) => {
+    socket.once('data', (first) => {
+      socket.pause();
+      socket.unshift(first);
+      (first[0] === TLS_HANDSHAKE ? secure : plain).emit('connection', socket);
+      socket.resume();
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  const udp = await bindPorts(options.host, options.port, tcp);
+  const port = udp.address().port;
+  const context: VoiceConnectionContext = {
+    rooms,
+    clock,
+    log,
+    heartbeatIntervalMs,
+    mediaHost: options.publicHost,
+    mediaPort: port,
+    verifyToken: (token, nowMs) => options.verifyToken(token, nowMs),
+  };
+  const upgrade = (server: HttpServer) =>
+    server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+      const version = versionOf(request);
+      if (version === undefined) {
+        socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        const connection = new VoiceConnection(ws, version, context);
+        connections.add(connection);
+        ws.on('close', () => connections.delete(connection));
+      });
+    });
+  upgrade(plain);
+  upgrade(secure);
+  udp.on('message', (packet, from) => {
+    try {
+      relayDatagram(udp, rooms, packet, from, stats);
+    } catch (error) {
+      stats.dropped++;
+      log.warn('voice_datagram_failed', { error });
+    }
+  });
+  const windowMs = heartbeatIntervalMs * 2;
+  const sweep = setInterval(
+    () => {
+      const now = clock.now();
+      rooms.sweep(now, windowMs);
+      for (const connection of connections) {
+        if (now - connection.lastHeartbeatMs > windowMs) connection.close(4009, 'heartbeat timeout');
+      }
+    },
+    Math.max(10, Math.floor(heartbeatIntervalMs / 4)),
+  );
+  sweep.unref();
+  const endpoint = `${options.publicHost}:${port}`;
+  log.info('voice_started', { endpoint, selfSignedCert: options.tls.selfSigned });
+  return {
+    port,
+    endpoint,
+    tls: options.tls,
+    stats,
+    close: async () => {
+      clearInterval(sweep);
+      rooms.closeAll();
+      for (const connection of connections) connection.close(1001, 'voice server closing');
+      wss.close();
+      udp.close();
+      await new Promise<void>((resolve) => {
+        tcp.close(() => {
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { RemoteInfo, Socket } from 'node:dgram';
+import { discoveryResponse, parseDiscoveryRequest } from './ipDiscovery.js';
+import { openRtpsize, sealRtpsize } from './rtpsizeCrypto.js';
+import type { VoiceRooms } from './VoiceRooms.js';
+
+/** Keep-alives are an 8-byte counter; they only keep NAT bindings open. */
+const KEEP_ALIVE_BYTES = 8;
+/** RTCP packet types (SR, RR, SDES, BYE, APP) share the second byte's range; they are not forwarded. */
+const RTCP_TYPES = { first: 200, last: 204 } as const;
+
+/** Counters of what the relay did, for tests and logs. */
+export interface MediaRelayStats {
+  forwarded: number;
+  dropped: number;
+}
+
+/**
+ * Handles one datagram on the voice UDP socket: answers IP discovery (binding the member's media address), and
+ * forwards an rtpsize-encrypted RTP packet from a known member's own address to every other member of its channel,
+ * re-sealed with each receiver's key and mode. Anything else is dropped.
+ */
+export function relayDatagram(
+  udp: Socket,
+  rooms: VoiceRooms,
+  packet: Buffer,
+  from: RemoteInfo,
+  stats: MediaRelayStats,
+): void {
+  const drop = (): void => {
+    stats.dropped++;
+  };
+  const discoverySsrc = parseDiscoveryRequest(packet);
+  if (discoverySsrc !== undefined) {
+    const member = rooms.bySsrcOf(discoverySsrc);
+    if (!member || from.family !== 'IPv4') {
+      drop();
+      return;
+    }
+    member.address = { address: from.address, port: from.port };
+    udp.send(discoveryResponse(discoverySsrc, from.address, from.port), from.port, from.address);
+    return;
+  }
+  if (packet.length === KEEP_ALIVE_BYTES) return;
+  const second = packet[1] ?? 0;
+  const isRtp = packet.length >= 12 && (packet[0] ?? 0) >> 6 === 2;
+  if (!isRtp || (second >= RTCP_TYPES.first && second <= RTCP_TYPES.last)) {
+    drop();
+    return;
+  }
+  const sender = rooms.bySsrcOf(packet.readUInt32BE(8));
+  const fromItsAddress = sender?.address?.address === from.address && sender.address.port === from.port;
+  if (!sender?.secretKey || !sender.mode || !fromItsAddress) {
+    drop();
+    return;
+  }
+  const opened = openRtpsize(sender.mode, sender.secretKey, packet);
+  if (!opened) {
+    drop();
+    return;
+  }
+  for (const receiver of rooms.othersOf(sender)) {
+    if (!receiver.secretKey || !receiver.mode || !receiver.address) continue;
+    const sealed = sealRtpsize(
+      receiver.mode,
+      receiver.secretKey,
+      opened.header,
+      opened.plaintext,
+      receiver.nextOutboundCounter(),
+    );
+    udp.send(sealed, receiver.address.port, receiver.address.address);
+    stats.forwarded++;
+  }
+}
