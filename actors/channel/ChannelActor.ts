@@ -148,6 +148,11 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
     await this.#load();
   }
 
+  /** Not while it holds interactions that may still be answered: passivating would forget them. */
+  override canPassivate(): boolean {
+    return this.#scope?.interactions.holdsLive(this.ctx.clock.now()) !== true;
+  }
+
   override async deactivate(): Promise<void> {
     if (this.#scope?.dirty) await this.#scope.flush(true);
   }

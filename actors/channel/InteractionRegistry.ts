@@ -43,19 +43,28 @@ export interface LiveInteraction {
 }
 
 /**
- * The interactions of one channel, in memory: a channel actor that fails over (or passivates) forgets
- * them, and their callbacks then answer 404 10062 as for an expired interaction. Entries go after
- * INTERACTION_LIFETIME_MS, and the oldest beyond MAX_LIVE_INTERACTIONS.
+ * The interactions of one channel, in memory: a channel actor that fails over forgets them, and their
+ * callbacks then answer 404 10062 as for an expired interaction (it does not passivate while one is
+ * live). Entries go after INTERACTION_LIFETIME_MS, and the oldest beyond MAX_LIVE_INTERACTIONS.
  */
 export class InteractionRegistry {
   readonly #live = new Map<string, LiveInteraction>();
   /** modal id → interaction id. */
   readonly #modals = new Map<string, string>();
 
+  /** When the newest interaction was created (0: none yet). */
+  #newestMs = 0;
+
   /** Keeps a new interaction (and prunes the old ones). */
   add(interaction: LiveInteraction, nowMs: number): void {
     this.#prune(nowMs);
     this.#live.set(interaction.id, interaction);
+    this.#newestMs = Math.max(this.#newestMs, interaction.createdAtMs);
+  }
+
+  /** True while an interaction may still be answered or followed up (its 15 minutes are not over). */
+  holdsLive(nowMs: number): boolean {
+    return nowMs - this.#newestMs < INTERACTION_LIFETIME_MS;
   }
 
   /** A live interaction, or undefined when unknown or past its lifetime. */
