@@ -79,13 +79,14 @@ export async function commandIndex(rt: GuildRuntime, request: CommandIndex): Pro
   const userId = callerId(request.caller);
   const member = requireMember(state, userId);
   const channelId = request.channelId;
-  if (channelId !== '') requireVisibleChannel(state, userId, channelId);
+  const channel = channelId === '' ? undefined : requireVisibleChannel(state, userId, channelId);
   const who: GuildCommandUser = {
     guildId: state.id,
     channelId,
     userId,
     roleIds: member.roles,
     permissions: channelId === '' ? memberPermissions(state, userId) : permissionsIn(state, userId, channelId),
+    ...(channel ? { ageRestricted: channel.fields['nsfw'] === true } : {}),
   };
   const entries: IndexEntry[] = await Promise.all(
     (await guildApplications(rt)).map(async ({ app, bot }) => {

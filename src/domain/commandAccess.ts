@@ -19,6 +19,7 @@ export interface CommandAccessFields {
   readonly dm_permission?: unknown;
   readonly contexts?: unknown;
   readonly guild_id?: unknown;
+  readonly nsfw?: unknown;
 }
 
 /** Who wants to use a command in a guild channel, with what the guild says of them there. */
@@ -29,6 +30,8 @@ export interface GuildCommandUser {
   readonly roleIds: readonly string[];
   /** Effective permissions in the channel (ALL_PERMISSIONS for the owner and administrators). */
   readonly permissions: bigint;
+  /** Whether the channel is age-restricted (nsfw); undefined when no channel is given (the guild at large). */
+  readonly ageRestricted?: boolean;
 }
 
 /**
@@ -57,10 +60,11 @@ export function usableInGuilds(command: CommandAccessFields): boolean {
 
 /**
  * True when the command may be used in a DM with its application's bot: a global command whose contexts
- * include BOT_DM, or, when it sets no contexts, whose dm_permission is not false. Guild commands never are.
+ * include BOT_DM, or, when it sets no contexts, whose dm_permission is not false. Guild commands never are, nor
+ * age-restricted ones (Discord shows those in DMs to age-verified users only, which Chorus does not model).
  */
 export function usableInBotDm(command: CommandAccessFields): boolean {
-  if (typeof command.guild_id === 'string') return false;
+  if (typeof command.guild_id === 'string' || command.nsfw === true) return false;
   const contexts = contextsOf(command);
   return contexts === undefined ? command.dm_permission !== false : contexts.includes(CommandContext.BotDm);
 }
@@ -93,7 +97,8 @@ function memberVerdict(overrides: readonly CommandPermissionOverride[], who: Gui
 
 /**
  * Whether `who` may use the command in their channel of the guild, by Discord's command permissions v2:
- * the member needs USE_APPLICATION_COMMANDS there and the command must allow guilds (contexts); a channel
+ * the member needs USE_APPLICATION_COMMANDS there and the command must allow guilds (contexts), and an
+ * age-restricted (nsfw) command an age-restricted channel; a channel
  * override (the command's, else the application's) that denies wins; then the most specific member
  * override (user, roles, @everyone; the command's before the application's) decides; without any, the
  * command's default_member_permissions does: null lets everyone in, "0" administrators only, other bits
@@ -106,6 +111,7 @@ export function mayUseGuildCommand(
 ): boolean {
   const admin = who.permissions === ALL_PERMISSIONS;
   if (!usableInGuilds(command) || !hasAll(who.permissions, Permission.USE_APPLICATION_COMMANDS)) return false;
+  if (command.nsfw === true && who.ageRestricted === false) return false;
   const commandLevel = overrides.command ?? [];
   const appLevel = overrides.application ?? [];
   const channel = channelVerdict(commandLevel, who) ?? channelVerdict(appLevel, who);

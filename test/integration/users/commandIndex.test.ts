@@ -51,6 +51,7 @@ describe('application command index and command permissions over HTTP', () => {
       { name: 'ban', description: 'Moderators only', default_member_permissions: BAN_MEMBERS.toString() },
       { name: 'guildonly', description: 'Not in DMs', contexts: [0] },
       { name: 'nodm', description: 'Old style', dm_permission: false },
+      { name: 'spicy', description: 'Age-restricted', nsfw: true },
     ];
     const created = await call<{ id: string; name: string }[]>(
       server.api,
@@ -74,7 +75,7 @@ describe('application command index and command permissions over HTTP', () => {
 
   it('lists a member the global and guild commands of the guild’s bots, without those needing bits they lack', async () => {
     const index = await guildIndex(member);
-    assert.deepEqual(names(index), ['guildonly', 'local', 'nodm', 'ping']);
+    assert.deepEqual(names(index), ['guildonly', 'local', 'nodm', 'ping', 'spicy']);
     assert.deepEqual(
       index.applications.map((app) => [app.id, app.bot_id]),
       [[bot.applicationId, bot.id]],
@@ -83,10 +84,10 @@ describe('application command index and command permissions over HTTP', () => {
   });
 
   it('lists the owner every command, default_member_permissions included', async () => {
-    assert.deepEqual(names(await guildIndex(owner)), ['ban', 'guildonly', 'local', 'nodm', 'ping']);
+    assert.deepEqual(names(await guildIndex(owner)), ['ban', 'guildonly', 'local', 'nodm', 'ping', 'spicy']);
   });
 
-  it('answers the same for a guild channel the member sees, and the search route filters it by name and type', async () => {
+  it('lists a guild channel’s commands without age-restricted ones there, and the search route filters by name and type', async () => {
     const channel = await get(member, `/channels/${guild.channelId}/application-command-index`);
     assert.equal(channel.status, 200);
     assert.deepEqual(names(channel.body), ['guildonly', 'local', 'nodm', 'ping']);

@@ -65,6 +65,13 @@ describe('command permissions v2', () => {
     assert.equal(mayUseGuildCommand(open, { command: reopened, application: closedEverywhere }, member), true);
   });
 
+  it('keeps age-restricted commands to age-restricted channels (the guild at large lists them)', () => {
+    const nsfw = { ...open, nsfw: true };
+    assert.equal(mayUseGuildCommand(nsfw, {}, { ...member, ageRestricted: false }), false);
+    assert.equal(mayUseGuildCommand(nsfw, {}, { ...member, ageRestricted: true }), true);
+    assert.equal(mayUseGuildCommand(nsfw, {}, member), true);
+  });
+
   it('keeps commands whose contexts exclude guilds out of guilds, and guild commands out of DMs', () => {
     assert.equal(mayUseGuildCommand({ ...open, contexts: [1, 2] }, {}, admin), false);
     assert.equal(usableInBotDm({ contexts: [0, 1] }), true);
@@ -72,6 +79,7 @@ describe('command permissions v2', () => {
     assert.equal(usableInBotDm({ dm_permission: false }), false);
     assert.equal(usableInBotDm({ contexts: null, dm_permission: true }), true);
     assert.equal(usableInBotDm({ guild_id: GUILD }), false);
+    assert.equal(usableInBotDm({ nsfw: true }), false);
   });
 });
 
