@@ -37,7 +37,7 @@ async function invocationOf(
 ): Promise<Invocation> {
   switch (body.type) {
     case InteractionType.Component:
-      return invokeComponent(scope, app, body);
+      return invokeComponent(scope, caller, app, body);
     case InteractionType.ModalSubmit:
       return invokeModal(scope, caller.userId, app, body);
     default:

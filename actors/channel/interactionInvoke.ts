@@ -89,7 +89,7 @@ export async function invokeCommand(
     if (commandType === 2) ids.users.add(data.target_id);
     else target = await scope.message(data.target_id);
   }
-  const resolved = await resolveIds(scope, ids, target);
+  const resolved = await resolveIds(scope, caller, ids, target);
   if (resolved !== undefined) out['resolved'] = resolved;
   return {
     data: out,
@@ -140,6 +140,7 @@ function checkValues(component: JsonObject, values: readonly string[], ids: Name
  */
 export async function invokeComponent(
   scope: ChannelScope,
+  caller: Caller,
   app: ApplicationRecord,
   body: InteractionCreateBody,
 ): Promise<Invocation> {
@@ -156,7 +157,7 @@ export async function invokeComponent(
     const ids = noIds();
     checkValues(component, data.values ?? [], ids);
     out['values'] = data.values ?? [];
-    const resolved = await resolveIds(scope, ids, undefined);
+    const resolved = await resolveIds(scope, caller, ids, undefined);
     if (resolved !== undefined) out['resolved'] = resolved;
   }
   return { data: out, metadata: { interacted_message_id: record.id }, sourceMessage: record, responseType: 0 };

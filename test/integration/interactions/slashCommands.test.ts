@@ -196,4 +196,39 @@ describe('slash commands through discord.js', function () {
     );
     assert.equal(message.d.channel_id, dm.id);
   });
+
+  it('resolves user, member, role and channel options server-side for the bot', async () => {
+    const inspect = await guildCommand(w, {
+      name: 'inspect',
+      description: 'Looks at things',
+      options: [
+        { type: 6, name: 'who', description: 'A user', required: true },
+        { type: 8, name: 'role', description: 'A role', required: true },
+        { type: 7, name: 'where', description: 'A channel', required: true },
+      ],
+    });
+    const received = nextInteraction<ChatInputCommandInteraction>(w.bot, (i) => i.isChatInputCommand());
+    const options = [
+      { type: 6, name: 'who', value: w.world.owner.id },
+      { type: 8, name: 'role', value: w.world.guildId },
+      { type: 7, name: 'where', value: w.channelId },
+    ];
+    const response = await invoke(w, { type: 2, data: { id: inspect.id, type: 1, options } });
+    assert.equal(response.status, 204, await response.text());
+    const interaction = await received;
+    assert.equal(interaction.options.getUser('who')?.username, w.world.owner.username);
+    assert.ok(interaction.options.getMember('who'), 'the member is resolved');
+    assert.equal(interaction.options.getRole('role')?.name, '@everyone');
+    assert.equal(interaction.options.getChannel('where')?.id, w.channelId);
+    await interaction.reply('seen');
+    const unknownRole = await invoke(w, {
+      type: 2,
+      data: {
+        id: inspect.id,
+        type: 1,
+        options: [...options.slice(0, 1), { type: 8, name: 'role', value: '123456789012345678' }, options[2]],
+      },
+    });
+    assert.equal(unknownRole.status, 400, await unknownRole.text());
+  });
 });
