@@ -15,7 +15,12 @@ const COMMANDS: { [K in ActorKind]: CommandOf<K> } = {
   },
   channel: { command: { $case: 'getChannel', getChannel: GetChannel.fromPartial({ body: '{"a":1}' }) } },
   user: { command: undefined },
-  session: { command: { $case: 'heartbeat', heartbeat: { seq: '42' } } },
+  session: {
+    command: {
+      $case: 'heartbeat',
+      heartbeat: { seq: '42', socket: { nodeId: '127.0.0.1:1@1', socketId: 'socket-1' } },
+    },
+  },
 };
 
 const REPLIES: { [K in ActorKind]: ReplyOf<K> } = {
