@@ -12,7 +12,9 @@ import {
   type ChatInputCommandInteraction,
   type Message,
   type ModalSubmitInteraction,
+  type MessageContextMenuCommandInteraction,
   type StringSelectMenuInteraction,
+  type UserContextMenuCommandInteraction,
   type TextChannel,
 } from 'discord.js';
 import type { ApiMessage } from '../messages/messageFixtures.js';
@@ -172,5 +174,22 @@ describe('components, modals and autocomplete through discord.js', function () {
       choices.d.choices.map((choice) => choice.value),
       ['apple', 'apricot'],
     );
+  });
+
+  it('delivers user and message context menu commands with their resolved targets', async () => {
+    const userMenu = await guildCommand(w, { name: 'Wave at', type: 2 });
+    const messageMenu = await guildCommand(w, { name: 'Quote', type: 3 });
+    const waved = nextInteraction<UserContextMenuCommandInteraction>(w.bot, (i) => i.isUserContextMenuCommand());
+    const onUser = await invoke(w, { type: 2, data: { id: userMenu.id, type: 2, target_id: w.world.owner.id } });
+    assert.equal(onUser.status, 204, await onUser.text());
+    const wave = await waved;
+    assert.equal(wave.targetUser.id, w.world.owner.id);
+    await wave.reply('wave');
+    const quoted = nextInteraction<MessageContextMenuCommandInteraction>(w.bot, (i) => i.isMessageContextMenuCommand());
+    const onMessage = await invoke(w, { type: 2, data: { id: messageMenu.id, type: 3, target_id: panel.id } });
+    assert.equal(onMessage.status, 204, await onMessage.text());
+    const quote = await quoted;
+    assert.equal(quote.targetMessage.id, panel.id);
+    await quote.reply(`> ${quote.targetMessage.content}`);
   });
 });
