@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../domain/Clock.js';
 import type { Logger } from '../domain/Logger.js';
@@ -52,6 +53,35 @@ function versionOf(request: IncomingMessage): number | undefined {
   return Number.isInteger(version) && version >= VOICE_VERSIONS.min && version <= VOICE_VERSIONS.max
     ? version
     : undefined;
+}
+
+/**
+ * The socket as a plain stream that first yields the bytes already read from it. TLS reads a net.Socket's handle
+ * directly, so bytes put back with unshift() would never reach the handshake; a stream without a handle works.
+ */
+function replayingStream(socket: Socket, first: Buffer): Duplex {
+  const stream = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      socket.write(chunk, callback);
+    },
+    final(callback) {
+      socket.end(callback);
+    },
+    destroy(error, callback) {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  stream.push(first);
+  socket.on('data', (chunk) => {
+    if (!stream.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => stream.push(null));
+  socket.on('close', () => stream.destroy());
+  return stream;
 }
 
 async function bindUdp(host: string, port: number): Promise<UdpSocket> {
@@ -106,13 +136,17 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
   const plain = createHttpServer(refuse);
   const secure = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, refuse);
   const tcp = createTcpServer((socket: Socket) => {
+    socket.on('error', () => socket.destroy());
     socket.once('data', (first) => {
       socket.pause();
-      socket.unshift(first);
-      (first[0] === TLS_HANDSHAKE ? secure : plain).emit('connection', socket);
-      socket.resume();
+      if (first[0] === TLS_HANDSHAKE) {
+        secure.emit('connection', replayingStream(socket, first));
+      } else {
+        socket.unshift(first);
+        plain.emit('connection', socket);
+        socket.resume();
+      }
     });
-    socket.on('error', () => socket.destroy());
   });
   const udp = await bindPorts(options.host, options.port, tcp);
   const port = udp.address().port;
