@@ -231,4 +231,34 @@ describe('slash commands through discord.js', function () {
     });
     assert.equal(unknownRole.status, 400, await unknownRole.text());
   });
+
+  it("takes an invocation sent as Discord's client sends it: multipart with payload_json", async () => {
+    const received = nextInteraction<ChatInputCommandInteraction>(w.bot, (i) => i.isChatInputCommand());
+    const form = new FormData();
+    const payload = {
+      type: 2,
+      application_id: w.applicationId,
+      guild_id: w.world.guildId,
+      channel_id: w.channelId,
+      session_id: 'web-session',
+      nonce: '1234567890123456789',
+      data: {
+        version: ping.id,
+        id: ping.id,
+        name: 'ping',
+        type: 1,
+        options: [{ type: 3, name: 'word', value: 'form' }],
+      },
+    };
+    form.append('payload_json', JSON.stringify(payload));
+    const response = await fetch(`${w.server.api}/interactions`, {
+      method: 'POST',
+      headers: { authorization: w.world.member.token },
+      body: form,
+    });
+    assert.equal(response.status, 204, await response.text());
+    const interaction = await received;
+    assert.equal(interaction.options.getString('word'), 'form');
+    await interaction.reply('from a form');
+  });
 });
