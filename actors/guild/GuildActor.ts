@@ -24,6 +24,7 @@ import { listPresences, memberPresence, nodeLeft } from './guildPresences.js';
 import * as settings from './guildSettings.js';
 import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
+import { voiceStateChange } from './guildVoice.js';
 
 type GuildCase = NonNullable<GuildCommand['command']>;
 
@@ -75,6 +76,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   memberPresence,
   listPresences,
   nodeLeft,
+  voiceStateChange,
   getWidget: settings.getWidget,
   updateWidget: settings.updateWidget,
   getWidgetJson: settings.getWidgetJson,

@@ -4,6 +4,7 @@ import { parsePermissions, type Overwrite, type PermissionGuild } from '../../sr
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { AccessHolders } from './AccessHolders.js';
 import type { PublicPresence } from './guildPresences.js';
+import type { VoiceState } from './guildVoice.js';
 
 /**
  * The Guild actor's in-memory state: the guild record, its roles, members and channels, plus the
@@ -29,6 +30,8 @@ export class GuildState implements PermissionGuild {
    * starts empty and fills as users announce a change (see guildPresences.ts).
    */
   readonly presences = new Map<string, PublicPresence>();
+  /** Members connected to a voice channel, by user id. Not stored either (see guildVoice.ts). */
+  readonly voiceStates = new Map<string, VoiceState>();
 
   constructor(public guild: GuildRecord) {}
 

@@ -7,11 +7,11 @@ import { imageHash } from '../../src/domain/imageHash.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { guildEmojisJson, guildStickersJson } from './expressionRecords.js';
-import { ChannelType } from './guildChannelModel.js';
 import { memberJson } from './guildJson.js';
 import { userSnapshot } from './guildLifecycle.js';
 import { requireTarget, saveMember } from './guildMembers.js';
 import { admitMember } from './guildMembership.js';
+import { updateStageVoiceState } from './guildVoice.js';
 import { memberPermissions, requireGuildPermission, requireMember } from './guildPermissions.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { MemberChangeProfileSchema, VoiceStateUpdateSchema } from '../../src/contract/index.js';
@@ -123,13 +123,9 @@ export async function putMember(rt: GuildRuntime, command: PutMember): Promise<G
   return jsonReply(memberJson(member));
 }
 
-/** Channel types a voice state can point at. */
-const VOICE_TYPES: ReadonlySet<number> = new Set([ChannelType.voice, ChannelType.stage]);
-
 /**
- * update_voice_state: validates the change against the guild (the target is a member; someone else's
- * state needs MUTE_MEMBERS; channel_id, when given, is a voice or stage channel of the guild) and
- * answers empty. Chorus keeps no voice states yet, so nothing is stored or dispatched.
+ * update_voice_state (PATCH /guilds/{id}/voice-states/@me and /{user_id}): the stage fields of a connected
+ * member's voice state (guildVoice.ts updateStageVoiceState); someone else's needs MUTE_MEMBERS.
  */
 export function updateVoiceState(rt: GuildRuntime, target: MemberTarget): GuildReply {
   const state = rt.state;
@@ -137,12 +133,6 @@ export function updateVoiceState(rt: GuildRuntime, target: MemberTarget): GuildR
   requireMember(state, actorId);
   requireTarget(state, target.userId);
   if (target.userId !== actorId) requireGuildPermission(state, actorId, Permission.MUTE_MEMBERS);
-  const body = bodyOf(VoiceStateUpdateSchema, target.body);
-  if (body.channel_id !== undefined && body.channel_id !== null) {
-    const channel = state.channels.get(body.channel_id);
-    if (!channel || !VOICE_TYPES.has(channel.type)) {
-      throw ValidationError.field('channel_id', 'CHANNEL_INVALID', 'Not a voice or stage channel of this guild.');
-    }
-  }
+  updateStageVoiceState(rt, actorId, target.userId, bodyOf(VoiceStateUpdateSchema, target.body));
   return emptyReply();
 }

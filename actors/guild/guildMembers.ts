@@ -16,6 +16,7 @@ import {
 } from './guildPermissions.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { MemberChangeSchema } from '../../src/contract/index.js';
+import { moveMember, requireMoveTarget, requireVoiceState, voiceMemberChanged } from './guildVoice.js';
 
 /** Longest timeout Discord allows (28 days). */
 const MAX_TIMEOUT_MS = 28 * 24 * 60 * 60 * 1000;
@@ -84,7 +85,8 @@ export function getMember(rt: GuildRuntime, target: MemberTarget): GuildReply {
 /**
  * update_member: nick (own: CHANGE_NICKNAME; others: MANAGE_NICKNAMES and hierarchy), roles
  * (MANAGE_ROLES; only roles below the actor's top role), avatar and bio (own only), timeouts
- * (MODERATE_MEMBERS and hierarchy), mute and deaf (MUTE_MEMBERS / DEAFEN_MEMBERS).
+ * (MODERATE_MEMBERS and hierarchy), mute and deaf (MUTE_MEMBERS / DEAFEN_MEMBERS), channel_id (MOVE_MEMBERS:
+ * moves a connected member to a voice channel, null disconnects; 400 40032 when not connected).
  */
 export async function updateMember(rt: GuildRuntime, target: MemberTarget): Promise<GuildReply> {
   const state = rt.state;
@@ -130,7 +132,15 @@ export async function updateMember(rt: GuildRuntime, target: MemberTarget): Prom
     requireGuildPermission(state, actorId, Permission.DEAFEN_MEMBERS);
     next.deaf = body.deaf;
   }
+  const moveTo = body.channel_id;
+  if (moveTo !== undefined) {
+    requireGuildPermission(state, actorId, Permission.MOVE_MEMBERS);
+    requireVoiceState(state, current.user_id);
+    if (moveTo !== null) requireMoveTarget(rt, actorId, moveTo);
+  }
   await saveMember(rt, next);
+  const told = moveTo !== undefined && moveMember(rt, actorId, next.user_id, moveTo);
+  if (!told && (body.mute !== undefined || body.deaf !== undefined)) voiceMemberChanged(rt, next.user_id);
   return jsonReply(memberJson(next));
 }
 

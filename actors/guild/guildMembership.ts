@@ -11,6 +11,7 @@ import { memberEventJson, memberJson } from './guildJson.js';
 import { requireGrantable, requireGuildPermission, requireMember, outranks } from './guildPermissions.js';
 import { requireTarget } from './guildMembers.js';
 import { insertRoleAtBottom } from './guildRoles.js';
+import { leaveVoiceOfUser } from './guildVoice.js';
 
 /** A stored ban: the banned user's snapshot and the reason. */
 export interface BanEntry {
@@ -56,6 +57,7 @@ export async function admitMember(
  */
 export async function dropMember(rt: GuildRuntime, member: MemberRecord): Promise<void> {
   const state = rt.state;
+  leaveVoiceOfUser(rt, member.user_id);
   await rt.stores.guilds.deleteMember(state.id, member.user_id);
   state.members.delete(member.user_id);
   rt.fanout.sendTo(rt.fanout.sessionsOf(member.user_id), dispatchEvent('GUILD_DELETE', { id: state.id }));

@@ -12,6 +12,7 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { isSnowflake } from '../../src/domain/snowflake.js';
 import { GatewayIntent, hasIntent } from '../../src/domain/intents.js';
 import { isBotMember, onlinePresences } from './guildPresences.js';
+import { leaveVoiceOfSession, listVoiceStates } from './guildVoice.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
@@ -55,7 +56,7 @@ export function guildCreatePayload(state: GuildState, userId: string, withPresen
       .map((channel) => channelJson(channel, false)),
     threads: [],
     presences: withPresences ? onlinePresences(state, GUILD_CREATE_MEMBERS) : [],
-    voice_states: [],
+    voice_states: listVoiceStates(state),
     stage_instances: [],
     guild_scheduled_events: [],
     soundboard_sounds: [],
@@ -87,9 +88,11 @@ export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<G
 /**
  * unsubscribe: the session no longer gets this guild's dispatches (idempotent, even for a deleted
  * guild). Sent by the session when it ends, and by the system when a fan-out found the session gone.
+ * A voice connection the session held ends with it (VOICE_STATE_UPDATE with channel_id null).
  */
 export async function unsubscribe(rt: GuildRuntime, command: Unsubscribe): Promise<GuildReply> {
   await rt.subscriptions.unsubscribe([command.sessionId]);
+  leaveVoiceOfSession(rt, command.sessionId);
   return emptyReply();
 }
 

@@ -1,10 +1,11 @@
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
-import { GatewayIntent, hasIntent, intentOf } from '../../src/domain/intents.js';
+import { GatewayIntent, hasIntent } from '../../src/domain/intents.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { getGuildMember, listGuildMembers, listGuildPresences, type MemberJson } from './guildQueries.js';
 import { memberList, requestedRanges, type MemberList } from './memberList.js';
 import type { MemberListWatch } from './memberListWatch.js';
 import { isJsonObject, parseJson } from '../../src/domain/jsonValue.js';
+import { voiceStateUpdate, type VoiceServerOptions } from './sessionVoice.js';
 
 /** What client-op handlers may use of their session. */
 export interface SessionPort {
@@ -22,6 +23,8 @@ export interface SessionPort {
   setPresence(body: unknown): void;
   /** Op 14 / 37: what the session last sent of each guild's member list, to move it by row ops. */
   readonly memberLists: MemberListWatch;
+  /** Op 4: how to issue VOICE_SERVER_UPDATE. */
+  readonly voice: VoiceServerOptions;
 }
 
 /** Client opcodes the session serves (the edge answers heartbeats and ignores the rest). */
@@ -61,7 +64,7 @@ export async function handleClientOp(port: SessionPort, op: number, dataJson: st
       port.setPresence(d);
       return;
     case ClientOp.VoiceStateUpdate:
-      voiceStateUpdate(port, d);
+      await voiceStateUpdate(port, d);
       return;
     case ClientOp.RequestGuildMembers:
       for (const guildId of list(d['guild_id'])) {
@@ -81,27 +84,6 @@ export async function handleClientOp(port: SessionPort, op: number, dataJson: st
     default:
       return;
   }
-}
-
-/** Op 4: echoes the voice state to the user's own session (the voice service owns the rest). */
-function voiceStateUpdate(port: SessionPort, d: Body): void {
-  const guildId = typeof d['guild_id'] === 'string' ? d['guild_id'] : null;
-  if (guildId !== null && !port.guildIds.has(guildId)) return;
-  const state = {
-    guild_id: guildId,
-    channel_id: typeof d['channel_id'] === 'string' ? d['channel_id'] : null,
-    user_id: port.userId,
-    session_id: port.ctx.key,
-    deaf: false,
-    mute: false,
-    self_deaf: d['self_deaf'] === true,
-    self_mute: d['self_mute'] === true,
-    self_video: d['self_video'] === true,
-    self_stream: false,
-    suppress: false,
-    request_to_speak_timestamp: null,
-  };
-  port.emit('VOICE_STATE_UPDATE', JSON.stringify(state), intentOf('VOICE_STATE_UPDATE', 'guild'));
 }
 
 /** Op 8: GUILD_MEMBERS_CHUNK dispatches (1000 members each) for a query, a limit or a list of user ids. */

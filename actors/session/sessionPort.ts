@@ -5,6 +5,7 @@ import type { DurableSession } from './DurableSession.js';
 import type { MemberListWatch } from './memberListWatch.js';
 import type { SessionPresenceLink } from './sessionPresence.js';
 import type { Identity } from './sessionRecord.js';
+import type { VoiceServerOptions } from './sessionVoice.js';
 
 /** What a Session actor lends its client-op handlers for one op. */
 export interface SessionParts {
@@ -13,6 +14,7 @@ export interface SessionParts {
   readonly session: DurableSession;
   readonly presence: SessionPresenceLink;
   readonly memberLists: MemberListWatch;
+  readonly voice: VoiceServerOptions;
 }
 
 /** The port client ops see: dispatches they emit are recorded into `outbox`, delivered after the op. */
@@ -29,5 +31,6 @@ export function sessionPort(parts: SessionParts, outbox: string[]): SessionPort 
     },
     setPresence: (body) => parts.presence.update(ctx, identity.userId, body, session),
     memberLists: parts.memberLists,
+    voice: parts.voice,
   };
 }

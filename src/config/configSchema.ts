@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Formats, integer, list, text } from './configLeaves.js';
+import { VoiceSchema } from './voiceSchema.js';
 
 /**
  * Every setting Chorus reads, as one TypeBox schema: each leaf names its environment variable
@@ -279,6 +280,7 @@ export const ConfigSchema = Type.Object({
   ),
   http: HttpSchema,
   gateway: GatewaySchema,
+  voice: VoiceSchema,
   actors: ActorsSchema,
   cluster: ClusterSchema,
   backend: BackendSchema,

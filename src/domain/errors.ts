@@ -141,6 +141,7 @@ const UNKNOWN = {
   'application command': 10_063,
   'application command permissions': 10_066,
   interaction: 10_062,
+  'voice state': 10_065,
   session: 0,
 } as const;
 

@@ -37,6 +37,7 @@ export function actorFactory(
   gatewayUrl: string,
   sessionPorts: SessionPorts,
   blobs: BlobRemover,
+  voiceEndpoint = '',
 ): ActorFactory {
   const build = (
     kind: ActorKind,
@@ -64,7 +65,11 @@ export function actorFactory(
         );
         break;
       case 'session':
-        actor = new SessionActor(ctx, { ...config.gateway, tokenSecret: secret, gatewayUrl }, live.sessions);
+        actor = new SessionActor(
+          ctx,
+          { ...config.gateway, tokenSecret: secret, gatewayUrl, voiceEndpoint },
+          live.sessions,
+        );
         break;
     }
     return actor;

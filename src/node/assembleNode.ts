@@ -21,6 +21,7 @@ import { publicGatewayUrl } from '../http/publicOrigin.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import { actorFactory, type SessionPorts } from './actorFactory.js';
 import type { HttpListener } from './listenHttp.js';
+import { voiceEndpoint } from './voiceEndpoint.js';
 
 /** What differs between embedded and cluster mode; everything else is assembled the same way. */
 export interface NodeBackend {
@@ -69,6 +70,7 @@ export function assembleNode(
       listener.gatewayUrl,
       backend.sessionPorts,
       backend.blobs,
+      voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
     ),
     messenger: system,
     clock: systemClock,

@@ -17,7 +17,8 @@ const MANAGE_A_MEMBER =
   Permission.MANAGE_ROLES |
   Permission.MODERATE_MEMBERS |
   Permission.MUTE_MEMBERS |
-  Permission.DEAFEN_MEMBERS;
+  Permission.DEAFEN_MEMBERS |
+  Permission.MOVE_MEMBERS;
 
 /** Guild members: list, search, get, modify (incl. @me and nick), kick or leave, add and remove roles. */
 export function memberRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {

@@ -132,7 +132,9 @@ export interface GuildCommand {
      * System -> Guild (tell): a node left the cluster; the sessions of members shown online are told, so a
      * member whose sockets died with it goes offline after the resume window.
      */
-    | { $case: 'nodeLeft'; nodeLeft: NodeLeft }
+    | { $case: 'nodeLeft'; nodeLeft: NodeLeft } //
+    /** Session -> Guild: gateway op 4 of one session (join, move, leave a voice channel); in memory only. */
+    | { $case: 'voiceStateChange'; voiceStateChange: VoiceStateChange }
     | undefined;
 }
 
@@ -394,6 +396,16 @@ export interface MemberPresence {
   clientStatusJson: string;
 }
 
+/** Gateway op 4 as a session asks it of its guild: channel_id "" leaves voice. */
+export interface VoiceStateChange {
+  userId: string;
+  sessionId: string;
+  channelId: string;
+  selfMute: boolean;
+  selfDeaf: boolean;
+  selfVideo: boolean;
+}
+
 function createBaseGuildCommand(): GuildCommand {
   return { command: undefined };
 }
@@ -640,6 +652,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'nodeLeft':
         NodeLeft.encode(message.command.nodeLeft, writer.uint32(746).fork()).join();
+        break;
+      case 'voiceStateChange':
+        VoiceStateChange.encode(message.command.voiceStateChange, writer.uint32(754).fork()).join();
         break;
     }
     return writer;
@@ -1365,6 +1380,17 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             }
 
             message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 94: {
+            if (tag !== 754) {
+              break;
+            }
+
+            message.command = {
+              $case: 'voiceStateChange',
+              voiceStateChange: VoiceStateChange.decode(reader, reader.uint32()),
+            };
             continue;
           }
         }
@@ -2845,7 +2871,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                                       object.node_left,
                                                                                                                                                                                                                                                                                                                                     ),
                                                                                                                                                                                                                                                                                                                                 }
-                                                                                                                                                                                                                                                                                                                              : undefined,
+                                                                                                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                                                                                                    object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                                                                                                      'voiceStateChange',
+                                                                                                                                                                                                                                                                                                                                    voiceStateChange:
+                                                                                                                                                                                                                                                                                                                                      VoiceStateChange.fromJSON(
+                                                                                                                                                                                                                                                                                                                                        object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                                                                                                      object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                                                                                                        'voiceStateChange',
+                                                                                                                                                                                                                                                                                                                                      voiceStateChange:
+                                                                                                                                                                                                                                                                                                                                        VoiceStateChange.fromJSON(
+                                                                                                                                                                                                                                                                                                                                          object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                                                                                  : undefined,
     };
   },
 
@@ -3011,6 +3059,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.activateSession = ActivateSession.toJSON(message.command.activateSession);
     } else if (message.command?.$case === 'nodeLeft') {
       obj.nodeLeft = NodeLeft.toJSON(message.command.nodeLeft);
+    } else if (message.command?.$case === 'voiceStateChange') {
+      obj.voiceStateChange = VoiceStateChange.toJSON(message.command.voiceStateChange);
     }
     return obj;
   },
@@ -3651,6 +3701,15 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       case 'nodeLeft': {
         if (object.command?.nodeLeft !== undefined && object.command?.nodeLeft !== null) {
           message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.fromPartial(object.command.nodeLeft) };
+        }
+        break;
+      }
+      case 'voiceStateChange': {
+        if (object.command?.voiceStateChange !== undefined && object.command?.voiceStateChange !== null) {
+          message.command = {
+            $case: 'voiceStateChange',
+            voiceStateChange: VoiceStateChange.fromPartial(object.command.voiceStateChange),
+          };
         }
         break;
       }
@@ -7422,6 +7481,179 @@ export const MemberPresence: MessageFns<MemberPresence> = {
     message.status = object.status ?? '';
     message.activitiesJson = object.activitiesJson ?? '';
     message.clientStatusJson = object.clientStatusJson ?? '';
+    return message;
+  },
+};
+
+function createBaseVoiceStateChange(): VoiceStateChange {
+  return { userId: '', sessionId: '', channelId: '', selfMute: false, selfDeaf: false, selfVideo: false };
+}
+
+export const VoiceStateChange: MessageFns<VoiceStateChange> = {
+  encode(message: VoiceStateChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== '') {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.sessionId !== '') {
+      writer.uint32(18).string(message.sessionId);
+    }
+    if (message.channelId !== '') {
+      writer.uint32(26).string(message.channelId);
+    }
+    if (message.selfMute !== false) {
+      writer.uint32(32).bool(message.selfMute);
+    }
+    if (message.selfDeaf !== false) {
+      writer.uint32(40).bool(message.selfDeaf);
+    }
+    if (message.selfVideo !== false) {
+      writer.uint32(48).bool(message.selfVideo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoiceStateChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoiceStateChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.selfMute = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.selfDeaf = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.selfVideo = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoiceStateChange {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+          ? globalThis.String(object.session_id)
+          : '',
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+          ? globalThis.String(object.channel_id)
+          : '',
+      selfMute: isSet(object.selfMute)
+        ? globalThis.Boolean(object.selfMute)
+        : isSet(object.self_mute)
+          ? globalThis.Boolean(object.self_mute)
+          : false,
+      selfDeaf: isSet(object.selfDeaf)
+        ? globalThis.Boolean(object.selfDeaf)
+        : isSet(object.self_deaf)
+          ? globalThis.Boolean(object.self_deaf)
+          : false,
+      selfVideo: isSet(object.selfVideo)
+        ? globalThis.Boolean(object.selfVideo)
+        : isSet(object.self_video)
+          ? globalThis.Boolean(object.self_video)
+          : false,
+    };
+  },
+
+  toJSON(message: VoiceStateChange): unknown {
+    const obj: any = {};
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    if (message.sessionId !== '') {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.channelId !== '') {
+      obj.channelId = message.channelId;
+    }
+    if (message.selfMute !== false) {
+      obj.selfMute = message.selfMute;
+    }
+    if (message.selfDeaf !== false) {
+      obj.selfDeaf = message.selfDeaf;
+    }
+    if (message.selfVideo !== false) {
+      obj.selfVideo = message.selfVideo;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VoiceStateChange>): VoiceStateChange {
+    return VoiceStateChange.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VoiceStateChange>): VoiceStateChange {
+    const message = createBaseVoiceStateChange();
+    message.userId = object.userId ?? '';
+    message.sessionId = object.sessionId ?? '';
+    message.channelId = object.channelId ?? '';
+    message.selfMute = object.selfMute ?? false;
+    message.selfDeaf = object.selfDeaf ?? false;
+    message.selfVideo = object.selfVideo ?? false;
     return message;
   },
 };

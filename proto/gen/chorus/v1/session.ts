@@ -37,7 +37,12 @@ export interface SessionCommand {
      * System or Guild -> Session (tell): a node left the cluster; a session whose socket it held detaches
      * (its resume window starts), and one whose actor died there is re-activated by the tell itself.
      */
-    | { $case: 'nodeLeft'; nodeLeft: NodeLeft }
+    | { $case: 'nodeLeft'; nodeLeft: NodeLeft } //
+    /**
+     * Guild -> Session (tell): someone moved this session's user to another voice channel; the session sends
+     * VOICE_SERVER_UPDATE with a new voice token for it.
+     */
+    | { $case: 'voiceServer'; voiceServer: VoiceServer }
     | undefined;
 }
 
@@ -112,6 +117,11 @@ export interface Invalidate {
   reason: string;
 }
 
+export interface VoiceServer {
+  guildId: string;
+  channelId: string;
+}
+
 function createBaseSessionCommand(): SessionCommand {
   return { command: undefined };
 }
@@ -151,6 +161,9 @@ export const SessionCommand: MessageFns<SessionCommand> = {
         break;
       case 'nodeLeft':
         NodeLeft.encode(message.command.nodeLeft, writer.uint32(90).fork()).join();
+        break;
+      case 'voiceServer':
+        VoiceServer.encode(message.command.voiceServer, writer.uint32(98).fork()).join();
         break;
     }
     return writer;
@@ -257,6 +270,14 @@ export const SessionCommand: MessageFns<SessionCommand> = {
             message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.decode(reader, reader.uint32()) };
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.command = { $case: 'voiceServer', voiceServer: VoiceServer.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -301,7 +322,14 @@ export const SessionCommand: MessageFns<SessionCommand> = {
                                   ? { $case: 'nodeLeft', nodeLeft: NodeLeft.fromJSON(object.nodeLeft) }
                                   : isSet(object.node_left)
                                     ? { $case: 'nodeLeft', nodeLeft: NodeLeft.fromJSON(object.node_left) }
-                                    : undefined,
+                                    : isSet(object.voiceServer)
+                                      ? { $case: 'voiceServer', voiceServer: VoiceServer.fromJSON(object.voiceServer) }
+                                      : isSet(object.voice_server)
+                                        ? {
+                                            $case: 'voiceServer',
+                                            voiceServer: VoiceServer.fromJSON(object.voice_server),
+                                          }
+                                        : undefined,
     };
   },
 
@@ -329,6 +357,8 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       obj.invalidate = Invalidate.toJSON(message.command.invalidate);
     } else if (message.command?.$case === 'nodeLeft') {
       obj.nodeLeft = NodeLeft.toJSON(message.command.nodeLeft);
+    } else if (message.command?.$case === 'voiceServer') {
+      obj.voiceServer = VoiceServer.toJSON(message.command.voiceServer);
     }
     return obj;
   },
@@ -402,6 +432,12 @@ export const SessionCommand: MessageFns<SessionCommand> = {
       case 'nodeLeft': {
         if (object.command?.nodeLeft !== undefined && object.command?.nodeLeft !== null) {
           message.command = { $case: 'nodeLeft', nodeLeft: NodeLeft.fromPartial(object.command.nodeLeft) };
+        }
+        break;
+      }
+      case 'voiceServer': {
+        if (object.command?.voiceServer !== undefined && object.command?.voiceServer !== null) {
+          message.command = { $case: 'voiceServer', voiceServer: VoiceServer.fromPartial(object.command.voiceServer) };
         }
         break;
       }
@@ -1497,6 +1533,99 @@ export const Invalidate: MessageFns<Invalidate> = {
   fromPartial(object: DeepPartial<Invalidate>): Invalidate {
     const message = createBaseInvalidate();
     message.reason = object.reason ?? '';
+    return message;
+  },
+};
+
+function createBaseVoiceServer(): VoiceServer {
+  return { guildId: '', channelId: '' };
+}
+
+export const VoiceServer: MessageFns<VoiceServer> = {
+  encode(message: VoiceServer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.guildId !== '') {
+      writer.uint32(10).string(message.guildId);
+    }
+    if (message.channelId !== '') {
+      writer.uint32(18).string(message.channelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoiceServer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoiceServer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.guildId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoiceServer {
+    return {
+      guildId: isSet(object.guildId)
+        ? globalThis.String(object.guildId)
+        : isSet(object.guild_id)
+          ? globalThis.String(object.guild_id)
+          : '',
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+          ? globalThis.String(object.channel_id)
+          : '',
+    };
+  },
+
+  toJSON(message: VoiceServer): unknown {
+    const obj: any = {};
+    if (message.guildId !== '') {
+      obj.guildId = message.guildId;
+    }
+    if (message.channelId !== '') {
+      obj.channelId = message.channelId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VoiceServer>): VoiceServer {
+    return VoiceServer.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VoiceServer>): VoiceServer {
+    const message = createBaseVoiceServer();
+    message.guildId = object.guildId ?? '';
+    message.channelId = object.channelId ?? '';
     return message;
   },
 };

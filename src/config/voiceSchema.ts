@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import { integer, text } from './configLeaves.js';
+
+/** The voice service (issue 13): where VOICE_SERVER_UPDATE sends clients; the voice gateway binds the port. */
+export const VoiceSchema = Type.Object({
+  port: integer(
+    {
+      env: 'CHORUS_VOICE_PORT',
+      description: "voice service port, named in VOICE_SERVER_UPDATE's endpoint (0: the HTTP port + 1)",
+    },
+    0,
+    { minimum: 0, maximum: 65_535 },
+  ),
+  publicHost: text(
+    {
+      env: 'CHORUS_VOICE_PUBLIC_HOST',
+      description: "host clients reach the voice service at (VOICE_SERVER_UPDATE's endpoint, no scheme)",
+      shownDefault: "CHORUS_PUBLIC_URL's host, else 127.0.0.1",
+    },
+    '',
+  ),
+});
