@@ -16,6 +16,8 @@ import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { requireCaller, sendReply, snowflakeParam, validBody } from '../routeKit.js';
 import { askChannel, stringQuery } from './messageRouteKit.js';
 import { permissionFirst } from './permissionFirst.js';
+import { askWithUploads, type StoredUploads } from '../attachmentUploads.js';
+import { askCallbackWithUploads, bodyWithUploads } from './interactionUploads.js';
 import { deliverOverHttp } from '../interactions/httpDelivery.js';
 
 const EMPTY_REQUEST: InteractionRequest = {
@@ -51,12 +53,11 @@ function tokenRequest(
   };
 }
 
-/** A body without attachment uploads (interaction responses take none yet). */
-function withoutFiles<B extends { attachments?: unknown }>(body: B): B {
-  const copy = { ...body };
-  delete copy.attachments;
-  return copy;
-}
+/** The callback type whose files edit a message (UPDATE_MESSAGE) rather than start one. */
+const UPDATE_MESSAGE = 7;
+
+/** No files in the request. */
+const NO_UPLOADS: StoredUploads = { attachments: [], keys: [], indexes: [] };
 
 /** `@original` or a snowflake message id; 400 50035 otherwise. */
 function messageParam(ctx: EdgeContext): string {
@@ -117,17 +118,25 @@ export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
     const claims = claimsOf(ctx, deps);
     if (claims.interactionId !== ctx.params['interaction_id']) throw new UnknownEntityError('interaction');
     const body = checkCallbackComponents(validBody(ctx, 'InteractionCallbackSchema'));
-    const data = body.data === undefined ? undefined : withoutFiles(body.data);
+    const withResponse = ['true', '1'].includes(stringQuery(ctx, 'with_response'));
+    const mode = body.type === UPDATE_MESSAGE ? 'edit' : 'create';
+    const data =
+      body.data === undefined ? undefined : await bodyWithUploads(ctx, deps, claims.channelId, body.data, mode);
+    const uploads = data?.uploads ?? NO_UPLOADS;
     const interactionCallback = tokenRequest(claims, ctx.params['token'] ?? '', {
-      body: JSON.stringify({ ...body, data }),
-      withResponse: ['true', '1'].includes(stringQuery(ctx, 'with_response')),
+      body: data === undefined ? JSON.stringify(body) : `{"type":${body.type},"data":${data.json}}`,
+      // With files, the reply must show the message, so the uploads it does not hold can be deleted.
+      withResponse: withResponse || uploads.keys.length > 0,
     });
-    sendReply(ctx, await askChannel(deps, claims.channelId, { $case: 'interactionCallback', interactionCallback }));
+    const ask = () => askChannel(deps, claims.channelId, { $case: 'interactionCallback', interactionCallback });
+    const reply = await askCallbackWithUploads(deps, uploads, ask);
+    if (withResponse) sendReply(ctx, reply);
+    else ctx.status = 204;
   });
 
   /** Runs `op` on an interaction token's webhook route, or hands a webhook's token to the webhook routes. */
   const tokenRoute =
-    (op: string, body: (ctx: EdgeContext) => string) =>
+    (op: string, body: (ctx: EdgeContext, channelId: string) => Promise<{ json: string; uploads: StoredUploads }>) =>
     async (ctx: EdgeContext, next: () => Promise<unknown>): Promise<void> => {
       if (!looksLikeInteractionToken(ctx.params['token'])) {
         await next();
@@ -136,26 +145,30 @@ export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
       const claims = claimsOf(ctx, deps);
       if (claims.applicationId !== ctx.params['webhook_id']) throw new UnknownEntityError('interaction');
       const messageId = ctx.params['message_id'] === undefined ? '' : messageParam(ctx);
-      const interactionWebhook = tokenRequest(claims, ctx.params['token'] ?? '', { op, messageId, body: body(ctx) });
-      const reply = await askChannel(deps, claims.channelId, { $case: 'interactionWebhook', interactionWebhook });
+      const { json, uploads } = await body(ctx, claims.channelId);
+      const interactionWebhook = tokenRequest(claims, ctx.params['token'] ?? '', { op, messageId, body: json });
+      const ask = () => askChannel(deps, claims.channelId, { $case: 'interactionWebhook', interactionWebhook });
+      const reply = await askWithUploads(deps, uploads, ask);
       const wait = op !== 'followup' || ['true', '1'].includes(stringQuery(ctx, 'wait'));
       if (wait) sendReply(ctx, reply);
       else ctx.status = 204;
     };
-  const none = (): string => '';
+  const none = () => Promise.resolve({ json: '', uploads: NO_UPLOADS });
   router.post(
     '/webhooks/:webhook_id/:token',
-    tokenRoute('followup', (ctx) =>
-      JSON.stringify(withoutFiles(componentsFromSender(validBody(ctx, 'WebhookExecuteSchema'), APPLICATION_SENDER))),
-    ),
+    tokenRoute('followup', (ctx, channelId) => {
+      const body = componentsFromSender(validBody(ctx, 'WebhookExecuteSchema'), APPLICATION_SENDER);
+      return bodyWithUploads(ctx, deps, channelId, body, 'create');
+    }),
   );
   const messagePath = '/webhooks/:webhook_id/:token/messages/:message_id';
   router.get(messagePath, tokenRoute('get', none));
   router.patch(
     messagePath,
-    tokenRoute('edit', (ctx) =>
-      JSON.stringify(withoutFiles(componentsFromSender(validBody(ctx, 'MessageEditSchema'), APPLICATION_SENDER))),
-    ),
+    tokenRoute('edit', (ctx, channelId) => {
+      const body = componentsFromSender(validBody(ctx, 'MessageEditSchema'), APPLICATION_SENDER);
+      return bodyWithUploads(ctx, deps, channelId, body, 'edit');
+    }),
   );
   router.delete(messagePath, tokenRoute('delete', none));
 }

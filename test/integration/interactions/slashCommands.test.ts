@@ -261,4 +261,36 @@ describe('slash commands through discord.js', function () {
     assert.equal(interaction.options.getString('word'), 'form');
     await interaction.reply('from a form');
   });
+
+  it('carries files in a reply, a followup and an edit', async () => {
+    const interaction = await ping_('files');
+    const from = w.user.frames.length;
+    await interaction.reply({
+      content: 'with a file',
+      files: [{ attachment: Buffer.from('first'), name: 'first.txt' }],
+    });
+    const created = await w.user.waitForDispatch<
+      InteractionMessage & { attachments: { filename: string; url: string }[] }
+    >('MESSAGE_CREATE', (d) => d.content === 'with a file', { from });
+    assert.deepEqual(
+      created.d.attachments.map((file) => file.filename),
+      ['first.txt'],
+    );
+    const bytes = await fetch(created.d.attachments[0]?.url ?? '').then((response) => response.text());
+    assert.equal(bytes, 'first');
+    const followup = await interaction.followUp({
+      content: 'another',
+      files: [{ attachment: Buffer.from('second'), name: 'second.txt' }],
+    });
+    assert.deepEqual(
+      followup.attachments.map((file) => file.name),
+      ['second.txt'],
+    );
+    // discord.js lists only the new file in `attachments`: as on Discord, the unlisted first one goes.
+    const edited = await interaction.editReply({ files: [{ attachment: Buffer.from('third'), name: 'third.txt' }] });
+    assert.deepEqual(
+      edited.attachments.map((file) => file.name),
+      ['third.txt'],
+    );
+  });
 });
