@@ -152,6 +152,11 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     return Promise.resolve();
   }
 
+  /** Not while members are in voice: their states live in memory only (guildVoice.ts). */
+  override canPassivate(): boolean {
+    return !this.#rt.exists || this.#rt.state.voiceStates.size === 0;
+  }
+
   override handle({ command }: GuildCommand): Promise<GuildReply> {
     return dispatch(GUILD_HANDLERS, this.#rt, command);
   }

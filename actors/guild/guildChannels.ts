@@ -13,6 +13,7 @@ import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import { checkParent, modifiedChannel, newChannelRecord, nextPosition } from './guildChannelModel.js';
 import { channelJson, guildJson } from './guildJson.js';
 import { deleteChannelInvites } from './guildInvites.js';
+import { leaveVoiceOfChannel } from './guildVoice.js';
 import {
   canView,
   requireChannelPermission,
@@ -147,6 +148,7 @@ export async function deleteChannel(rt: GuildRuntime, target: ChannelTarget): Pr
   const channel = requireChannelPermission(state, actorId, target.channelId, Permission.MANAGE_CHANNELS);
   const viewers = rt.viewersOf(channel.id);
   await rt.stores.channels.delete(channel.id);
+  leaveVoiceOfChannel(rt, channel.id);
   state.dropChannel(channel.id);
   rt.emit('CHANNEL_DELETE', channelJson(channel), (userId) => viewers.has(userId));
   rt.tellChannelChanged(channel.id, undefined);

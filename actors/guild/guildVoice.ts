@@ -149,6 +149,13 @@ export function leaveVoiceOfSession(rt: GuildRuntime, sessionId: string): void {
   }
 }
 
+/** A voice channel is being deleted: everyone in it is disconnected. */
+export function leaveVoiceOfChannel(rt: GuildRuntime, channelId: string): void {
+  for (const voice of rt.state.voiceStates.values()) {
+    if (voice.channelId === channelId) leave(rt, voice);
+  }
+}
+
 /** A member is leaving the guild (left, kicked, banned): they leave voice first, while still a member. */
 export function leaveVoiceOfUser(rt: GuildRuntime, userId: string): void {
   const voice = rt.state.voiceStates.get(userId);

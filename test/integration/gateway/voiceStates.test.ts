@@ -1,71 +1,34 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import { verifyVoiceToken } from '../../../src/domain/voiceToken.js';
-import { GatewayClient, type GatewayFrame } from '../../support/GatewayClient.js';
-import { api, registerUser, startTestServer, type TestServer, type TestUser } from '../../support/testServer.js';
-import { addBot, createBot, createGuild, joinGuild, postMessage, type TestGuild } from './gatewayFixtures.js';
+import type { GatewayClient, GatewayFrame } from '../../support/GatewayClient.js';
+import { api, registerUser, type TestServer, type TestUser } from '../../support/testServer.js';
+import { addBot, createBot, joinGuild, postMessage, type TestGuild } from './gatewayFixtures.js';
+import { VOICE_TEST_SECRET as SECRET, VoiceWorld, type VoiceServerJson, type VoiceStateJson } from './voiceFixtures.js';
 
-const SECRET = 'voice-states-test-secret';
 const GUILDS = 1 << 0;
 const GUILD_VOICE_STATES = 1 << 7;
 const GUILD_MESSAGES = 1 << 9;
 const CONNECT = 1n << 20n;
 
-interface VoiceStateJson {
-  guild_id: string;
-  channel_id: string | null;
-  user_id: string;
-  session_id: string;
-  member?: { user: { id: string } };
-  mute: boolean;
-  deaf: boolean;
-  self_mute: boolean;
-  self_deaf: boolean;
-  self_video: boolean;
-  self_stream: boolean;
-  suppress: boolean;
-  request_to_speak_timestamp: string | null;
-}
-interface VoiceServerJson {
-  token: string;
-  guild_id: string;
-  endpoint: string;
-}
-
 describe('voice states (gateway op 4, VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE)', () => {
+  let world: VoiceWorld;
   let server: TestServer;
   let owner: TestUser;
   let member: TestUser;
   let guild: TestGuild;
-  const voice: Record<'lounge' | 'studio' | 'locked' | 'booth' | 'stage', string> = {
+  const voice: Record<'lounge' | 'studio' | 'locked' | 'booth', string> = {
     lounge: '',
     studio: '',
     locked: '',
     booth: '',
-    stage: '',
   };
-  const open: GatewayClient[] = [];
-
-  const connect = async (token: string, intents?: number): Promise<{ client: GatewayClient; sessionId: string }> => {
-    const { client, ready } = await GatewayClient.identified(
-      server.gatewayUrl,
-      token,
-      intents === undefined ? {} : { intents },
-    );
-    open.push(client);
-    return { client, sessionId: ready['session_id'] as string };
+  const connect = (token: string, intents?: number) => world.connect(token, intents);
+  const joinVoice = (client: GatewayClient, channelId: string | null): void => {
+    world.joinVoice(client, channelId);
   };
-  const joinVoice = (client: GatewayClient, channelId: string | null, extra: Record<string, unknown> = {}): void => { client.send(4, { guild_id: guild.id, channel_id: channelId, self_mute: false, self_deaf: true, ...extra }); };
   const stateOf = (client: GatewayClient, match: (d: VoiceStateJson) => boolean, from = 0) =>
-    client.waitForDispatch<VoiceStateJson>('VOICE_STATE_UPDATE', match, { from });
-  const createVoiceChannel = async (name: string, body: Record<string, unknown> = {}): Promise<string> =>
-    (
-      await api<{ id: string }>(server.api, 'POST', `/guilds/${guild.id}/channels`, {
-        token: owner.token,
-        body: { name, type: 2, ...body },
-        expect: 201,
-      })
-    ).id;
+    world.stateOf(client, match, from);
   const patchMember = (token: string, userId: string, body: unknown, expect = 200) =>
     api<Record<string, unknown>>(server.api, 'PATCH', `/guilds/${guild.id}/members/${userId}`, {
       token,
@@ -74,23 +37,16 @@ describe('voice states (gateway op 4, VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE)',
     });
 
   before(async () => {
-    server = await startTestServer({ CHORUS_TOKEN_SECRET: SECRET });
-    owner = await registerUser(server.api, 'owner');
-    member = await registerUser(server.api, 'member');
-    guild = await createGuild(server.api, owner.token, 'voice');
-    await joinGuild(server.api, owner.token, guild.channelId, member.token);
-    voice.lounge = await createVoiceChannel('lounge');
-    voice.studio = await createVoiceChannel('studio');
-    voice.locked = await createVoiceChannel('locked', {
+    world = await VoiceWorld.start();
+    ({ server, owner, member, guild } = world);
+    voice.lounge = await world.createVoiceChannel('lounge');
+    voice.studio = await world.createVoiceChannel('studio');
+    voice.locked = await world.createVoiceChannel('locked', {
       permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: CONNECT.toString() }],
     });
-    voice.booth = await createVoiceChannel('booth', { user_limit: 1 });
-    voice.stage = await createVoiceChannel('stage', { type: 13 });
+    voice.booth = await world.createVoiceChannel('booth', { user_limit: 1 });
   });
-  after(async () => {
-    await Promise.all(open.map((client) => client.drop()));
-    await server.stop();
-  });
+  after(() => world.stop());
 
   it('tells the joiner its state then a voice server with a token for its session and channel, others the state only', async () => {
     const a = await connect(owner.token);
@@ -136,8 +92,7 @@ describe('voice states (gateway op 4, VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE)',
     assert.equal(b.client.dispatches('VOICE_SERVER_UPDATE').length, 0);
 
     // A new session sees the voice state in its READY guild.
-    const later = await GatewayClient.identified(server.gatewayUrl, member.token);
-    open.push(later.client);
+    const later = await connect(member.token);
     const readyGuild = (later.ready['guilds'] as { id: string; voice_states: VoiceStateJson[] }[]).find(
       (g) => g.id === guild.id,
     );
@@ -239,50 +194,6 @@ describe('voice states (gateway op 4, VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE)',
     await patchMember(owner.token, member.id, { channel_id: null });
     await stateOf(b.client, (d) => d.user_id === member.id && d.channel_id === null);
     await patchMember(owner.token, member.id, { mute: false, deaf: false });
-  });
-
-  it('suppresses a stage audience, lets MUTE_MEMBERS invite a speaker and members raise a hand', async () => {
-    const b = await connect(member.token);
-    const a = await connect(owner.token);
-    joinVoice(b.client, voice.stage);
-    const joined = await stateOf(a.client, (d) => d.user_id === member.id && d.channel_id === voice.stage);
-    assert.equal(joined.d.suppress, true);
-    const path = `/guilds/${guild.id}/voice-states`;
-    const base = { self_mute: false, self_deaf: false };
-    const refused = await api<{ code: number }>(server.api, 'PATCH', `${path}/@me`, {
-      token: member.token,
-      body: { ...base, channel_id: voice.stage, suppress: false },
-      expect: 403,
-    });
-    assert.equal(refused.code, 50013);
-    const raisedAt = new Date().toISOString();
-    await api(server.api, 'PATCH', `${path}/@me`, {
-      token: member.token,
-      body: { ...base, channel_id: voice.stage, request_to_speak_timestamp: raisedAt },
-      expect: 204,
-    });
-    await stateOf(a.client, (d) => d.user_id === member.id && d.request_to_speak_timestamp === raisedAt);
-    await api(server.api, 'PATCH', `${path}/${member.id}`, {
-      token: owner.token,
-      body: { ...base, channel_id: voice.stage, suppress: false },
-      expect: 204,
-    });
-    const speaking = await stateOf(b.client, (d) => d.user_id === member.id && !d.suppress);
-    assert.equal(speaking.d.request_to_speak_timestamp, null);
-    const otherUser = await api<{ code: number }>(server.api, 'PATCH', `${path}/${owner.id}`, {
-      token: member.token,
-      body: { ...base, suppress: true },
-      expect: 403,
-    });
-    assert.equal(otherUser.code, 50013);
-    joinVoice(b.client, null);
-    await stateOf(a.client, (d) => d.user_id === member.id && d.channel_id === null);
-    const gone = await api<{ code: number }>(server.api, 'PATCH', `${path}/@me`, {
-      token: member.token,
-      body: { ...base, suppress: true },
-      expect: 404,
-    });
-    assert.equal(gone.code, 10065);
   });
 
   it('sends voice states to bots with GUILD_VOICE_STATES only, and lists them in GUILD_CREATE', async () => {
