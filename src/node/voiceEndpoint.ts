@@ -6,7 +6,11 @@ import type { Config } from '../config/Config.js';
  * CHORUS_VOICE_PORT, else the HTTP port + 1 (the port the HTTP listener actually bound, so an
  * ephemeral HTTP port in tests still names a definite voice port).
  */
-export function voiceEndpoint(voice: Config['voice'], publicUrl: string, httpPort: number): string {
+export function voiceEndpoint(
+  voice: Pick<Config['voice'], 'port' | 'publicHost'>,
+  publicUrl: string,
+  httpPort: number,
+): string {
   const host = voice.publicHost || hostOf(publicUrl) || '127.0.0.1';
   const port = voice.port || httpPort + 1;
   return `${host}:${port}`;
