@@ -19,4 +19,20 @@ export const VoiceSchema = Type.Object({
     },
     '',
   ),
+  tlsCertPath: text(
+    {
+      env: 'CHORUS_VOICE_TLS_CERT',
+      description: 'PEM certificate file for wss:// on the voice port',
+      shownDefault: 'a self-signed one generated at start',
+    },
+    '',
+  ),
+  tlsKeyPath: text(
+    {
+      env: 'CHORUS_VOICE_TLS_KEY',
+      description: 'PEM private key file of `CHORUS_VOICE_TLS_CERT`',
+      shownDefault: 'the generated one',
+    },
+    '',
+  ),
 });

@@ -15,6 +15,7 @@ import { RedisSubscriptionStore } from '../store/redis/RedisSubscriptionStore.js
 import { RedisUserSessionStore } from '../store/redis/RedisUserSessionStore.js';
 import { assembleNode } from './assembleNode.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
+import { startNodeVoice } from './startNodeVoice.js';
 import type { RunningNode } from './RunningNode.js';
 
 /**
@@ -101,6 +102,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
   systemRef.current = system;
   grpc.serve(system);
   keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
+  const voice = await startNodeVoice(config, listener.port, tokenSecret, log);
   await membership.start({
     nodeId,
     grpcAddress: `${backend.nodeHost}:${grpc.port}`,
@@ -115,6 +117,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     (closing ??= (async () => {
       unfollow();
       gateway.close();
+      await voice?.close();
       await closeHttp(listener);
       await host.shutdown();
       keeper.stop();
@@ -126,5 +129,6 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
       redis.destroy();
     })());
   log.info('node_started', { mode: 'cluster', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
-  return { nodeId, url: listener.url, gatewayUrl: listener.gatewayUrl, system, host, server: listener.server, close };
+  const { url, gatewayUrl, server } = listener;
+  return { nodeId, url, gatewayUrl, system, host, server, voice, close };
 }

@@ -13,6 +13,7 @@ import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
+import { startNodeVoice } from './startNodeVoice.js';
 
 /** The token secret: configured, or generated once and kept beside the data so tokens survive restarts. */
 function localTokenSecret(config: Config): string {
@@ -57,14 +58,17 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     },
     requestStop,
   );
+  const voice = await startNodeVoice(config, listener.port, tokenSecret, log);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       gateway.close();
+      await voice?.close();
       await closeHttp(listener);
       await host.shutdown();
       await stores.close();
     })());
   log.info('node_started', { mode: 'embedded', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
-  return { nodeId, url: listener.url, gatewayUrl: listener.gatewayUrl, system, host, server: listener.server, close };
+  const { url, gatewayUrl, server } = listener;
+  return { nodeId, url, gatewayUrl, system, host, server, voice, close };
 }

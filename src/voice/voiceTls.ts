@@ -18,7 +18,10 @@ export async function voiceTlsMaterial(
   paths: { certPath: string; keyPath: string },
   publicHost: string,
 ): Promise<VoiceTlsMaterial> {
-  if (paths.certPath && paths.keyPath) {
+  if (Boolean(paths.certPath) !== Boolean(paths.keyPath)) {
+    throw new Error('the voice TLS certificate and key are configured together (CHORUS_VOICE_TLS_CERT, _KEY)');
+  }
+  if (paths.certPath) {
     const [cert, key] = await Promise.all([readFile(paths.certPath, 'utf8'), readFile(paths.keyPath, 'utf8')]);
     return { cert, key, selfSigned: false };
   }

@@ -41,6 +41,8 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_IDENTIFY_TIMEOUT_MS: ['0', /an integer >= 1/],
   CHORUS_VOICE_PORT: ['70000', /an integer 0-65535/],
   CHORUS_VOICE_PUBLIC_HOST: null, // any host (empty means the default)
+  CHORUS_VOICE_TLS_CERT: null, // a path, read at start (empty: a generated self-signed certificate)
+  CHORUS_VOICE_TLS_KEY: null, // a path, read at start
   CHORUS_MAILBOX_CAPACITY: ['0', /an integer >= 1/],
   CHORUS_IDLE_TIMEOUT_MS: ['ten', /an integer >= 1/],
   CHORUS_LARGE_GUILD_MEMBERS: ['0', /an integer >= 1/],
@@ -113,7 +115,7 @@ describe('loadConfig', () => {
         sessionStartLimit: 1_000,
         identifyTimeoutMs: 20_000,
       },
-      voice: { port: 0, publicHost: '' },
+      voice: { port: 0, publicHost: '', tlsCertPath: '', tlsKeyPath: '' },
       actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
       cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128 },
       backend: {
