@@ -122,3 +122,27 @@ export function checkCallbackComponents(body: InteractionCallbackBody): Interact
 
 /** The sender of interaction responses and followups: an application, which may send any component. */
 export const APPLICATION_SENDER: ComponentSender = { kind: 'application' };
+
+const LABEL = 18;
+const TEXT_INPUT = 4;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A modal callback (type 9) whose text inputs come in label components (type 18, the form discord.js now
+ * builds) as the action rows the modal schema and clients take: each label holding a text input becomes
+ * a row of that input, labelled with the label's text. Anything else is returned as it is (and the schema
+ * and component rules judge it). Runs on the raw body, before validation.
+ */
+export function labelsAsRows(raw: unknown): unknown {
+  if (!isObject(raw) || raw['type'] !== MODAL_RESPONSE || !isObject(raw['data'])) return raw;
+  const components = raw['data']['components'];
+  if (!Array.isArray(components)) return raw;
+  const rows = components.map((item: unknown) => {
+    if (!isObject(item) || item['type'] !== LABEL) return item;
+    const input = item['component'];
+    if (!isObject(input) || input['type'] !== TEXT_INPUT) return item;
+    return { type: 1, components: [{ ...input, label: input['label'] ?? item['label'] }] };
+  });
+  return { ...raw, data: { ...raw['data'], components: rows } };
+}

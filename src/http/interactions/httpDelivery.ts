@@ -1,5 +1,5 @@
 import { ActorKind } from '../../../cluster/ActorSystem.js';
-import { checkCallbackComponents } from '../../contract/interaction.js';
+import { checkCallbackComponents, labelsAsRows } from '../../contract/interaction.js';
 import { validate } from '../../contract/validate.js';
 import type { InteractionClaims } from '../../domain/interactionTokens.js';
 import type { EdgeDeps } from '../EdgeDeps.js';
@@ -30,7 +30,7 @@ export async function deliverOverHttp(
   );
   if (answer.status < 200 || answer.status >= 300) return;
   const response = checkCallbackComponents(
-    validate('InteractionCallbackSchema', JSON.parse(answer.bodyText) as unknown),
+    validate('InteractionCallbackSchema', labelsAsRows(JSON.parse(answer.bodyText) as unknown)),
   );
   await deps.system.ask(ActorKind.Channel, claims.channelId, {
     command: {

@@ -2,7 +2,8 @@ import type { Router } from '@koa/router';
 import { ActorKind } from '../../../cluster/ActorSystem.js';
 import type { InteractionRequest } from '../../../proto/gen/chorus/v1/channel.js';
 import { componentsFromSender } from '../../contract/componentSenders.js';
-import { APPLICATION_SENDER, checkCallbackComponents } from '../../contract/interaction.js';
+import { APPLICATION_SENDER, checkCallbackComponents, labelsAsRows } from '../../contract/interaction.js';
+import { validate } from '../../contract/validate.js';
 import { UnknownEntityError } from '../../domain/errors.js';
 import {
   INTERACTION_TOKEN_TTL_MS,
@@ -117,7 +118,8 @@ export function interactionRoutes(router: Router<EdgeState>, deps: EdgeDeps): vo
   router.post('/interactions/:interaction_id/:token/callback', async (ctx) => {
     const claims = claimsOf(ctx, deps);
     if (claims.interactionId !== ctx.params['interaction_id']) throw new UnknownEntityError('interaction');
-    const body = checkCallbackComponents(validBody(ctx, 'InteractionCallbackSchema'));
+    const raw = (ctx.request as { body?: unknown }).body;
+    const body = checkCallbackComponents(validate('InteractionCallbackSchema', labelsAsRows(raw ?? {})));
     const withResponse = ['true', '1'].includes(stringQuery(ctx, 'with_response'));
     const mode = body.type === UPDATE_MESSAGE ? 'edit' : 'create';
     const data =

@@ -3,6 +3,7 @@ import {
   ActionRowBuilder,
   ButtonBuilder,
   ButtonStyle,
+  LabelBuilder,
   ModalBuilder,
   StringSelectMenuBuilder,
   TextInputBuilder,
@@ -191,5 +192,38 @@ describe('components, modals and autocomplete through discord.js', function () {
     const quote = await quoted;
     assert.equal(quote.targetMessage.id, panel.id);
     await quote.reply(`> ${quote.targetMessage.content}`);
+  });
+
+  it("shows a modal built from label components, submitted as Discord's client submits the rows it got", async () => {
+    const opened = nextInteraction<ChatInputCommandInteraction>(w.bot, (i) => i.isChatInputCommand());
+    const from = w.user.frames.length;
+    const response = await invoke(w, { type: 2, data: { id: form.id, name: 'form', type: 1 } });
+    assert.equal(response.status, 204, await response.text());
+    const command = await opened;
+    const input = new TextInputBuilder().setCustomId('city').setStyle(TextInputStyle.Short).setRequired(true);
+    await command.showModal(
+      new ModalBuilder()
+        .setCustomId('where')
+        .setTitle('Where')
+        .addLabelComponents(new LabelBuilder().setLabel('City').setTextInputComponent(input)),
+    );
+    const modal = await w.user.waitForDispatch<{
+      id: string;
+      components: { type: number; components: { label: string }[] }[];
+    }>('INTERACTION_MODAL_CREATE', (d) => (d as { custom_id?: string }).custom_id === 'where', { from });
+    assert.equal(modal.d.components[0]?.components[0]?.label, 'City');
+    const submitted = nextInteraction<ModalSubmitInteraction>(w.bot, (i) => i.isModalSubmit());
+    const submit = await invoke(w, {
+      type: 5,
+      data: {
+        id: modal.d.id,
+        custom_id: 'where',
+        components: [{ type: 1, components: [{ type: 4, custom_id: 'city', value: 'Lyon' }] }],
+      },
+    });
+    assert.equal(submit.status, 204, await submit.text());
+    const submission = await submitted;
+    assert.equal(submission.fields.getTextInputValue('city'), 'Lyon');
+    await submission.reply('Lyon it is');
   });
 });
