@@ -111,7 +111,7 @@ describe('components, modals and autocomplete through discord.js', function () {
     const response = await invoke(w, { type: 2, data: { id: form.id, name: 'form', type: 1 } });
     assert.equal(response.status, 204, await response.text());
     const command = await opened;
-    // The action-row modal (Discord still takes it; discord.js now prefers label components, not served yet).
+    // The action-row modal: Discord still takes it, though discord.js now prefers label components (next test).
     /* eslint-disable @typescript-eslint/no-deprecated */
     await command.showModal(
       new ModalBuilder()
