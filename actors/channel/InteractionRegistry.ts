@@ -51,6 +51,8 @@ export class InteractionRegistry {
   readonly #live = new Map<string, LiveInteraction>();
   /** modal id → interaction id. */
   readonly #modals = new Map<string, string>();
+  /** ephemeral message id → the interaction it answered (which holds the message). */
+  readonly #ephemeralOwners = new Map<string, string>();
 
   /** When the newest interaction was created (0: none yet). */
   #newestMs = 0;
@@ -73,6 +75,29 @@ export class InteractionRegistry {
     return found !== undefined && nowMs - found.createdAtMs < INTERACTION_LIFETIME_MS ? found : undefined;
   }
 
+  /** Keeps an ephemeral message of an interaction (in memory only: it is never stored). */
+  addEphemeral(interaction: LiveInteraction, message: MessageRecord): void {
+    interaction.ephemeral.set(message.id, message);
+    this.#ephemeralOwners.set(message.id, interaction.id);
+  }
+
+  /**
+   * An ephemeral message of this application shown to `userId`, whichever of their interactions it
+   * answered (a later click on its components, or an edit through another token, reaches it).
+   */
+  ephemeral(messageId: string, userId: string, applicationId: string, nowMs: number): MessageRecord | undefined {
+    const owner = this.get(this.#ephemeralOwners.get(messageId) ?? '', nowMs);
+    if (owner?.invokerId !== userId || owner.applicationId !== applicationId) return undefined;
+    return owner.ephemeral.get(messageId);
+  }
+
+  /** Forgets an ephemeral message; false when there was none. */
+  dropEphemeral(messageId: string): boolean {
+    const owner = this.#live.get(this.#ephemeralOwners.get(messageId) ?? '');
+    this.#ephemeralOwners.delete(messageId);
+    return owner?.ephemeral.delete(messageId) === true;
+  }
+
   /** Remembers the modal an interaction answered with, so its submission can be checked. */
   showModal(interaction: LiveInteraction, modal: { readonly id: string } & PendingModal): void {
     interaction.modal = modal;
@@ -91,6 +116,7 @@ export class InteractionRegistry {
       if (!old && this.#live.size < MAX_LIVE_INTERACTIONS) break; // insertion order: the rest are newer
       this.#live.delete(id);
       if (interaction.modal) this.#modals.delete(interaction.modal.id);
+      for (const messageId of interaction.ephemeral.keys()) this.#ephemeralOwners.delete(messageId);
     }
   }
 }

@@ -145,7 +145,10 @@ export async function invokeComponent(
   body: InteractionCreateBody,
 ): Promise<Invocation> {
   if (body.message_id === undefined) throw field('message_id', 'This field is required');
-  const record = await scope.message(body.message_id);
+  // An ephemeral message (shown to this user only, never stored) is clicked as any other.
+  const now = scope.ctx.clock.now();
+  const record =
+    scope.interactions.ephemeral(body.message_id, caller.userId, app.id, now) ?? (await scope.message(body.message_id));
   if (!sentBy(record, app)) throw new UnknownEntityError('message');
   const { data } = body;
   const component = componentsOf(record).find((item) => item['custom_id'] === data.custom_id);
@@ -196,8 +199,12 @@ export async function invokeModal(
       throw field('data.components', `The input "${customId}" is required.`);
     }
   }
+  const sourceId = shown.sourceMessageId;
   const source =
-    shown.sourceMessageId === null ? undefined : await scope.messages.get(scope.channel.id, shown.sourceMessageId);
+    sourceId === null
+      ? undefined
+      : (scope.interactions.ephemeral(sourceId, userId, app.id, scope.ctx.clock.now()) ??
+        (await scope.messages.get(scope.channel.id, sourceId)));
   return {
     data: { custom_id: modal.customId, components: data.components ?? [] },
     metadata: { triggering_interaction_metadata: shown.metadata },

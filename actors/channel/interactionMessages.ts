@@ -101,10 +101,15 @@ export async function sendResponse(
     author_json: JSON.stringify(author),
   };
   shape(record);
-  live.ephemeral.set(record.id, record);
+  scope.interactions.addEphemeral(live, record);
   const json = render(scope, record);
   tellEphemeral(scope, live, 'MESSAGE_CREATE', messageEventJson(scope.channel, JSON.stringify(json), ''));
   return json;
+}
+
+/** An ephemeral message this interaction's invoker was shown by its application, if `id` is one. */
+function ephemeralOf(scope: ChannelScope, live: LiveInteraction, id: string): MessageRecord | undefined {
+  return scope.interactions.ephemeral(id, live.invokerId, live.applicationId, scope.ctx.clock.now());
 }
 
 /** The id `messageId` names for this interaction (`@original`: its response; 404 10008 before one). */
@@ -130,7 +135,7 @@ export async function getResponse(
   messageId: string,
 ): Promise<Record<string, unknown>> {
   const id = idOf(live, messageId);
-  const ephemeral = live.ephemeral.get(id);
+  const ephemeral = ephemeralOf(scope, live, id);
   if (ephemeral) return render(scope, ephemeral);
   const [json = {}] = await scope.render([await ownMessage(scope, live, id)], live.botUserId);
   return json;
@@ -147,7 +152,7 @@ export async function editResponse(
   body: MessageEditBody,
 ): Promise<Record<string, unknown>> {
   const id = idOf(live, messageId);
-  const ephemeral = live.ephemeral.get(id);
+  const ephemeral = ephemeralOf(scope, live, id);
   if (!ephemeral) {
     const record = await ownMessage(scope, live, id);
     if ((record.flags & ResponseFlag.Loading) !== 0) {
@@ -172,7 +177,7 @@ export async function editResponse(
 /** DELETE /webhooks/{app}/{token}/messages/{id|@original}: as a delete by the bot (MESSAGE_DELETE). */
 export async function deleteResponse(scope: ChannelScope, live: LiveInteraction, messageId: string): Promise<void> {
   const id = idOf(live, messageId);
-  if (live.ephemeral.delete(id)) {
+  if (ephemeralOf(scope, live, id) !== undefined && scope.interactions.dropEphemeral(id)) {
     const data = withGuildId(scope.channel, { id, channel_id: scope.channel.id });
     tellEphemeral(scope, live, 'MESSAGE_DELETE', JSON.stringify(data));
     return;
@@ -193,7 +198,7 @@ export async function sendFollowup(
   if (!live.acknowledged) throw new UnknownEntityError('webhook');
   const originalId = live.originalMessageId;
   if (originalId !== null) {
-    const original = live.ephemeral.get(originalId) ?? (await scope.messages.get(scope.channel.id, originalId));
+    const original = ephemeralOf(scope, live, originalId) ?? (await scope.messages.get(scope.channel.id, originalId));
     if (original && (original.flags & ResponseFlag.Loading) !== 0) return editResponse(scope, live, originalId, body);
   }
   return sendResponse(scope, live, body, false);

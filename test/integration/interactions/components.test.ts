@@ -4,6 +4,7 @@ import {
   ButtonBuilder,
   ButtonStyle,
   LabelBuilder,
+  MessageFlags,
   ModalBuilder,
   StringSelectMenuBuilder,
   TextInputBuilder,
@@ -225,5 +226,40 @@ describe('components, modals and autocomplete through discord.js', function () {
     const submission = await submitted;
     assert.equal(submission.fields.getTextInputValue('city'), 'Lyon');
     await submission.reply('Lyon it is');
+  });
+
+  it('lets the invoker click a button of an ephemeral reply, which update() changes for them alone', async () => {
+    const opened = nextInteraction<ChatInputCommandInteraction>(w.bot, (i) => i.isChatInputCommand());
+    const from = w.user.frames.length;
+    const response = await invoke(w, { type: 2, data: { id: form.id, name: 'form', type: 1 } });
+    assert.equal(response.status, 204, await response.text());
+    const command = await opened;
+    const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+      new ButtonBuilder().setCustomId('confirm').setLabel('Confirm').setStyle(ButtonStyle.Success),
+    );
+    await command.reply({ content: 'sure?', components: [row], flags: MessageFlags.Ephemeral });
+    const shown = await w.user.waitForDispatch<InteractionMessage>('MESSAGE_CREATE', (d) => d.content === 'sure?', {
+      from,
+    });
+    const clicked = nextInteraction<ButtonInteraction>(w.bot, (i) => i.isButton() && i.customId === 'confirm');
+    const click = await invoke(w, {
+      type: 3,
+      message_id: shown.d.id,
+      data: { component_type: 2, custom_id: 'confirm' },
+    });
+    assert.equal(click.status, 204, await click.text());
+    const button = await clicked;
+    assert.equal(button.message.id, shown.d.id);
+    await button.update({ content: 'confirmed', components: [] });
+    const updated = await w.user.waitForDispatch<InteractionMessage>('MESSAGE_UPDATE', (d) => d.id === shown.d.id, {
+      from,
+    });
+    assert.equal(updated.d.content, 'confirmed');
+    const stranger = await invoke(
+      w,
+      { type: 3, message_id: shown.d.id, data: { component_type: 2, custom_id: 'confirm' } },
+      w.world.owner.token,
+    );
+    assert.equal(stranger.status, 404, await stranger.text());
   });
 });
