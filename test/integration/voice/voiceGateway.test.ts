@@ -19,8 +19,11 @@ const BOB = '200000000000000002';
 let sessionCounter = 0;
 
 /** A gateway session's voice grant: the token VOICE_SERVER_UPDATE would carry, and the Identify that uses it. */
-function grant(userId: string, channelId = String(channel)): { token: string; identify: Record<string, unknown> } {
-  const sessionId = `session${(sessionCounter += 1)}`;
+function grant(
+  userId: string,
+  channelId = String(channel),
+  sessionId = `session${(sessionCounter += 1)}`,
+): { token: string; identify: Record<string, unknown> } {
   const claims = { userId, sessionId, guildId: GUILD, channelId, nonce: newVoiceNonce() };
   const token = issueVoiceToken(SECRET, claims, Date.now());
   return {
@@ -189,6 +192,22 @@ describe('voice gateway and UDP media (raw client)', function () {
     await stranger.nextOf(8);
     stranger.send(7, { server_id, session_id, token: grant(ALICE).token, seq_ack: 0 });
     assert.equal((await stranger.closed).code, 4006);
+  });
+
+  it('a gateway session identifying again (a channel move) replaces its media session; its old channel sees it leave', async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const first = grant(ALICE);
+    await alice.join(first.identify, VoiceEncryptionMode.aesGcm);
+    await bob.join(grant(BOB).identify, VoiceEncryptionMode.aesGcm);
+    const moved = await connect();
+    const elsewhere = String((channel += 1n));
+    await moved.join(
+      grant(ALICE, elsewhere, String(first.identify['session_id'])).identify,
+      VoiceEncryptionMode.aesGcm,
+    );
+    assert.deepEqual((await bob.nextOf(13)).d, { user_id: ALICE });
+    assert.equal((await alice.closed).code, 4006);
   });
 
   it('drops malformed datagrams, unknown ssrcs and packets from another address, and keeps forwarding', async () => {
