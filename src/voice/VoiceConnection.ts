@@ -60,6 +60,10 @@ export class VoiceConnection implements VoicePeer {
     socket.on('message', (data, isBinary) => {
       this.receive(isBinary || !Buffer.isBuffer(data) ? undefined : data.toString('utf8'));
     });
+    socket.on('error', (error) => {
+      // A protocol violation below JSON (a bad frame, an oversized message): ws closes the socket itself.
+      context.log.info('voice_socket_error', { reason: error.message });
+    });
     socket.on('close', () => {
       // The media session stays for a Resume until its heartbeats lapse (VoiceRooms.sweep).
       if (this.member?.peer === this) this.member.peer = undefined;

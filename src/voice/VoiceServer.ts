@@ -174,6 +174,10 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
     });
   upgrade(plain);
   upgrade(secure);
+  // A send to a member whose address vanished reports here; it must not end the process.
+  udp.on('error', (error) => {
+    log.warn('voice_udp_error', { error });
+  });
   udp.on('message', (packet, from) => {
     try {
       relayDatagram(udp, rooms, packet, from, stats);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { connect as connectTcp } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../../src/domain/Logger.js';
 import { systemClock } from '../../../src/domain/Clock.js';
@@ -230,6 +232,29 @@ describe('voice gateway and UDP media (raw client)', function () {
     assert.deepEqual(await bob.receiveAudio(), { ssrc: alice.ssrc, payload: frame });
     assert.ok(server.stats.dropped - droppedBefore >= 3, `dropped ${server.stats.dropped - droppedBefore}`);
     impostor.close();
+  });
+});
+
+describe('voice port robustness', () => {
+  it('garbage on the TCP port, TLS or plain, is dropped and the port keeps serving both', async () => {
+    const server = await startServer();
+    try {
+      for (const garbage of [Buffer.from([0x16, 0x03, 0x01, 0xff, 0xff, 1, 2, 3]), Buffer.from('NOT HTTP\r\n\r\n')]) {
+        const socket = connectTcp(server.port, '127.0.0.1');
+        await once(socket, 'connect');
+        socket.on('error', () => undefined);
+        socket.resume(); // read whatever the server answers, so its close arrives
+        socket.end(garbage);
+        await once(socket, 'close');
+      }
+      for (const scheme of ['ws', 'wss']) {
+        const client = await RawVoiceClient.connect(`${scheme}://${server.endpoint}/?v=8`, server.tls.cert);
+        assert.equal((await client.nextOf(8)).op, 8);
+        await client.close();
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
