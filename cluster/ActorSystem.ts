@@ -176,12 +176,12 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   /** `moves`: how often this tell was re-routed already because a node did not own the actor. */
   #tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, moves: number): void {
     const owner = this.ownerOf(kind, key);
+    const resend = (next: number): void => {
+      this.#tell(kind, key, command, next);
+    };
     try {
       if (owner === this.nodeId && this.#redelivery) {
         const run = (): Promise<unknown> => this.#local().ask(kind, key, command);
-        const resend = (next: number): void => {
-          this.#tell(kind, key, command, next);
-        };
         tellHere(run, resend, moves, `${kind}:${key}`, this.log);
       } else if (owner === this.nodeId) this.#local().tell(kind, key, command);
       else if (this.#redelivery) {
@@ -191,12 +191,7 @@ export class ActorSystem implements ActorMessenger, LocalNode {
           (done) => {
             remote.tell(owner, kind, key, command, done);
           },
-          {
-            moves,
-            reroute: (next) => {
-              this.#tell(kind, key, command, next);
-            },
-          },
+          { moves, reroute: resend },
           `${kind}:${key}`,
         );
       } else this.#remote().tell(owner, kind, key, command);

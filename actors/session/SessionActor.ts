@@ -11,7 +11,8 @@ import { refreshMemberList, serveClientOp, type SessionPort } from './clientOps.
 import { sessionPort } from './sessionPort.js';
 import { DurableSession } from './DurableSession.js';
 import { subscribeToGuild } from './guildQueries.js';
-import { presenceStatus, readyPayloads } from './readyPayload.js';
+import { identifyReady } from './identifyReady.js';
+import { presenceStatus } from './readyPayload.js';
 import { SessionPresenceLink } from './sessionPresence.js';
 import { MemberListWatch } from './memberListWatch.js';
 import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
@@ -165,21 +166,13 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const guildIds = onShard.filter((_, index) => subscribed[index] !== undefined);
     this.#presence.identified(this.ctx, identity.userId, auth.caller.bot, command);
     const guildJsons = subscribed.filter((json): json is string => json !== undefined);
-    const { ready, supplemental } = readyPayloads({
-      version: command.version,
+    const { ready, supplemental } = identifyReady(command, auth, {
       sessionId: this.ctx.key,
-      resumeGatewayUrl: command.gatewayUrl || this.options.gatewayUrl,
-      userId: identity.userId,
-      userJson: auth.userJson,
-      bot: auth.caller.bot,
-      applicationId: auth.applicationId || identity.userId,
-      shard: command.shardCount > 0 ? [command.shardId, command.shardCount] : undefined,
-      guildIds,
-      guildJsons,
-      ...(extras ?? NO_USER_EXTRAS),
+      gatewayUrl: this.options.gatewayUrl,
+      identity,
+      guilds: { guildIds, guildJsons },
+      extras: extras ?? NO_USER_EXTRAS,
       status: this.#s.status,
-      propertiesJson: command.propertiesJson,
-      capabilities: identity.capabilities,
     });
     // READY is not replayable: a client that missed it identifies again.
     const frames = [dispatchFrame('READY', this.#s.journal.start(), ready)];

@@ -10,41 +10,15 @@ import { dispatch, withContext, type HandlerTable } from '../runtime/commandTabl
 import type { UserRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { UserSessionStore } from '../runtime/ports/userSessionStore.js';
-import * as account from './accountHandlers.js';
-import { applicationCommands } from './applicationCommandHandlers.js';
-import * as apps from './applicationHandlers.js';
 import { interactionEndpoint } from './applicationKeys.js';
-import * as dms from './dmHandlers.js';
 import { DurableUserSessions } from './DurableUserSessions.js';
-import { listGuilds } from './guildListing.js';
-import * as mfa from './mfaHandlers.js';
-import * as oauth from './oauthHandlers.js';
-import * as prefs from './preferenceHandlers.js';
-import * as relations from './relationshipHandlers.js';
 import { privateUser, publicFieldsChanged, publicUser } from './userJson.js';
 import { ReadStates } from './ReadStates.js';
 import * as reads from './readStateHandlers.js';
 import { repairUserRecord } from './userRecordRepair.js';
 import { PresenceKeeper } from './presenceTells.js';
+import { ACCOUNT_HANDLERS, type UserCase } from './accountHandlerTable.js';
 import { emptyReply, jsonReply, type UserActorOptions, type UserTurn } from './userTurn.js';
-
-type UserCase = NonNullable<UserCommand['command']>;
-/** Session bookkeeping and guild membership: served without the account record. */
-type RuntimeCase =
-  | 'attachSession'
-  | 'detachSession'
-  | 'sessionPresence'
-  | 'getPresence'
-  | 'dispatch'
-  | 'joinedGuild'
-  | 'leftGuild'
-  | 'ackReadState'
-  | 'readStateMessage'
-  | 'listReadStates'
-  | 'flushReadStates'
-  | 'interactionEndpoint';
-/** Commands about the account itself, each in its helper module: served with the record loaded. */
-type AccountCase = Exclude<UserCase, { $case: RuntimeCase | 'authenticate' }>;
 
 /** A record as loaded, repaired (see repairUserRecord): an account is never bricked by its own stored data. */
 function repaired(user: UserRecord | undefined): UserRecord | undefined {
@@ -53,47 +27,6 @@ function repaired(user: UserRecord | undefined): UserRecord | undefined {
 
 /** How long own messages and mentions may change read states in memory before they are written. */
 const READ_STATE_FLUSH_MS = 1_000;
-
-/** Handlers of the commands about the account, each taking the turn view of the loaded record. */
-const ACCOUNT_HANDLERS: HandlerTable<AccountCase, UserTurn, UserReply> = {
-  getMe: account.getMe,
-  updateMe: account.updateMe,
-  getPublic: account.getPublic,
-  getProfile: account.getProfile,
-  updateProfile: account.updateProfile,
-  logout: account.logout,
-  disableAccount: account.disableAccount,
-  deleteAccount: account.deleteAccount,
-  enableTotp: mfa.enableTotp,
-  disableTotp: mfa.disableTotp,
-  getBackupCodes: mfa.getBackupCodes,
-  getSettings: prefs.getSettings,
-  updateSettings: prefs.updateSettings,
-  getGuildSettings: prefs.getGuildSettings,
-  updateGuildSettings: prefs.updateGuildSettings,
-  listGuildSettings: prefs.listGuildSettings,
-  getNote: prefs.getNote,
-  putNote: prefs.putNote,
-  getRelationships: relations.listRelationships,
-  putRelationship: relations.putRelationship,
-  addRelationship: relations.addRelationshipByTag,
-  deleteRelationship: relations.deleteRelationship,
-  relationshipChanged: relations.relationshipChanged,
-  mutualRelationships: relations.mutualRelationships,
-  listDms: dms.listDms,
-  openDm: dms.openDm,
-  listGuilds,
-  createApplication: apps.createApplication,
-  listApplications: apps.listApplications,
-  getApplication: apps.getApplication,
-  updateApplication: apps.updateApplication,
-  createBot: apps.createBot,
-  resetBotToken: apps.resetBotToken,
-  updateBot: apps.updateBot,
-  getAuthorize: oauth.getAuthorize,
-  authorizeApplication: oauth.authorizeApplication,
-  applicationCommands,
-};
 
 /**
  * One account (key = user id): authenticates its tokens from memory, owns its settings,

@@ -10,7 +10,8 @@ import {
   postMessage,
   type TestGuild,
 } from '../../integration/gateway/gatewayFixtures.js';
-import { assertResumed, INTENTS, postWithRetry, type Acked } from './clusterFixtures.js';
+import { INTENTS, postWithRetry, type Acked } from './clusterFixtures.js';
+import { assertResumed } from './resumeAssertions.js';
 
 const BOT_INTENTS = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT;
 
