@@ -58,6 +58,8 @@ export async function startChorus(port: number, extraEnv: Record<string, string>
       CHORUS_MESSAGE_RATE_LIMIT: '1000000',
       CHORUS_IDENTIFY_WINDOW_MS: '0', // the bench opens its sessions in a burst, many per user
       CHORUS_SESSION_START_LIMIT: '1000000',
+      // Off the bench's own ports (the default, HTTP port + 1, is the next server's HTTP port).
+      CHORUS_VOICE_PORT: String(port + 10_000),
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
