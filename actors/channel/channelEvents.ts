@@ -14,12 +14,19 @@ export function emit(ctx: ActorContext, channel: ChannelRecord, event: GatedEven
   if (channel.guild_id !== null) {
     const dispatch: DispatchEvent = { event, dataJson, intent: intentOf(event, 'guild') };
     ctx.tell('guild', channel.guild_id, {
-      command: { $case: 'dispatch', dispatch: { event: dispatch, channelId: channel.id, userId: '' } },
+      command: { $case: 'dispatch', dispatch: { event: dispatch, channelId: channel.id, userId: '', onlyUser: false } },
     });
     return;
   }
   const dispatch: DispatchEvent = { event, dataJson, intent: intentOf(event, 'dm') };
   for (const userId of new Set(channel.recipient_ids)) tellUser(ctx, userId, dispatch);
+}
+
+/** Sends an event to one user's sessions subscribed to a guild: for a sharded bot, the guild's shard only. */
+export function tellGuildUser(ctx: ActorContext, guildId: string, userId: string, event: DispatchEvent): void {
+  ctx.tell('guild', guildId, {
+    command: { $case: 'dispatch', dispatch: { event, channelId: '', userId, onlyUser: true } },
+  });
 }
 
 /** Sends an event to one user's sessions (DM events, the user's own read acks). */

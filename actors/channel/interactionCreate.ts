@@ -6,7 +6,7 @@ import { bodyOf } from '../../src/contract/bodyOf.js';
 import { InteractionCreateSchema } from '../../src/contract/index.js';
 import { accessOf, requireCaller, requirePermission, type Access } from './channelAccess.js';
 import { channelJson } from './channelJson.js';
-import { tellUser } from './channelEvents.js';
+import { tellGuildUser, tellUser } from './channelEvents.js';
 import { EMPTY_REPLY, jsonReply, type ChannelScope } from './ChannelScope.js';
 import { InteractionType, invokeCommand, invokeComponent, invokeModal, type Invocation } from './interactionInvoke.js';
 import { INTERACTION_WINDOW_MS, type LiveInteraction } from './InteractionRegistry.js';
@@ -130,7 +130,12 @@ export async function createInteraction(scope: ChannelScope, request: Interactio
   const json = JSON.stringify(payload);
   const endpointUrl = app.extra['interactions_endpoint_url'];
   const overHttp = typeof endpointUrl === 'string' && endpointUrl !== '';
-  if (!overHttp) tellUser(ctx, botUserId, { event: 'INTERACTION_CREATE', dataJson: json, intent: 0 });
+  if (!overHttp) {
+    const created = { event: 'INTERACTION_CREATE', dataJson: json, intent: 0 };
+    // In a guild, the bot's session on the guild's shard (the Guild knows it); in a DM, shard 0's.
+    if (guildId !== null) tellGuildUser(ctx, guildId, botUserId, created);
+    else tellUser(ctx, botUserId, created);
+  }
   tellInvoker(scope, live, 'INTERACTION_CREATE');
   ctx.tellSelfAfter(INTERACTION_WINDOW_MS, {
     command: { $case: 'interactionTimeout', interactionTimeout: { interactionId: live.id } },

@@ -105,10 +105,17 @@ export function activateSession(rt: GuildRuntime, command: ActivateSession): Gui
   return emptyReply();
 }
 
-/** dispatch (from channel actors): fan out to sessions allowed by intents and, with channel_id, VIEW_CHANNEL. */
+/**
+ * dispatch (from channel actors): fan out to sessions allowed by intents and, with channel_id, VIEW_CHANNEL;
+ * with only_user, to the sessions of user_id subscribed here only (those on the guild's shard).
+ */
 export function dispatch(rt: GuildRuntime, command: GuildDispatch): GuildReply {
   const state = rt.state;
   if (!command.event) return emptyReply();
+  if (command.onlyUser) {
+    rt.fanout.sendTo(rt.fanout.sessionsOf(command.userId), command.event);
+    return emptyReply();
+  }
   const channelId = command.channelId;
   const audience = channelId ? (userId: string) => canView(state, userId, channelId) : undefined;
   rt.fanout.send(command.event, audience, command.userId);

@@ -261,6 +261,8 @@ export interface GuildDispatch {
   channelId: string;
   /** When set, only sessions of this user (e.g. GUILD_MEMBER_UPDATE for self) also receive it regardless of intents. */
   userId: string;
+  /** Only the sessions of user_id subscribed to this guild (a sharded bot: the shard of the guild) get it. */
+  onlyUser: boolean;
 }
 
 /** OAuth2 authorize: the caller adds a bot user to the guild (needs MANAGE_GUILD). */
@@ -5554,7 +5556,7 @@ export const ActivateSession: MessageFns<ActivateSession> = {
 };
 
 function createBaseGuildDispatch(): GuildDispatch {
-  return { event: undefined, channelId: '', userId: '' };
+  return { event: undefined, channelId: '', userId: '', onlyUser: false };
 }
 
 export const GuildDispatch: MessageFns<GuildDispatch> = {
@@ -5567,6 +5569,9 @@ export const GuildDispatch: MessageFns<GuildDispatch> = {
     }
     if (message.userId !== '') {
       writer.uint32(26).string(message.userId);
+    }
+    if (message.onlyUser !== false) {
+      writer.uint32(32).bool(message.onlyUser);
     }
     return writer;
   },
@@ -5608,6 +5613,14 @@ export const GuildDispatch: MessageFns<GuildDispatch> = {
             message.userId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.onlyUser = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5633,6 +5646,11 @@ export const GuildDispatch: MessageFns<GuildDispatch> = {
         : isSet(object.user_id)
           ? globalThis.String(object.user_id)
           : '',
+      onlyUser: isSet(object.onlyUser)
+        ? globalThis.Boolean(object.onlyUser)
+        : isSet(object.only_user)
+          ? globalThis.Boolean(object.only_user)
+          : false,
     };
   },
 
@@ -5647,6 +5665,9 @@ export const GuildDispatch: MessageFns<GuildDispatch> = {
     if (message.userId !== '') {
       obj.userId = message.userId;
     }
+    if (message.onlyUser !== false) {
+      obj.onlyUser = message.onlyUser;
+    }
     return obj;
   },
 
@@ -5659,6 +5680,7 @@ export const GuildDispatch: MessageFns<GuildDispatch> = {
       object.event !== undefined && object.event !== null ? DispatchEvent.fromPartial(object.event) : undefined;
     message.channelId = object.channelId ?? '';
     message.userId = object.userId ?? '';
+    message.onlyUser = object.onlyUser ?? false;
     return message;
   },
 };
