@@ -1,5 +1,5 @@
 import { ValidationError, type FieldErrorTree } from '../domain/errors.js';
-import { MAX_FIELD_ERRORS } from './formErrors.js';
+import { insertFieldError, MAX_FIELD_ERRORS } from './formErrors.js';
 
 /** One segment of a body path: a property name or an array index. */
 export type PathSegment = string | number;
@@ -18,21 +18,7 @@ export class FieldErrorList {
     const key = path.join('.');
     if (this.#seen.has(key) || this.#seen.size >= MAX_FIELD_ERRORS) return;
     this.#seen.add(key);
-    let node = this.#tree;
-    for (const segment of path.map(String)) {
-      const next = node[segment];
-      if (Array.isArray(next)) return; // a field's own error already stands above its parts
-      if (next === undefined) {
-        const child: FieldErrorTree = {};
-        node[segment] = child;
-        node = child;
-      } else {
-        node = next;
-      }
-    }
-    const leaves = node['_errors'];
-    if (Array.isArray(leaves)) leaves.push({ code, message });
-    else node['_errors'] = [{ code, message }];
+    insertFieldError(this.#tree, path.map(String), { code, message });
   }
 
   get empty(): boolean {

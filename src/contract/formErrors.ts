@@ -35,7 +35,7 @@ export function formErrors(errors: readonly ErrorObject[]): FieldErrorTree {
     if (seen.has(key)) continue;
     if (seen.size >= MAX_FIELD_ERRORS) break;
     seen.add(key);
-    insert(tree, path, toLeaf(error));
+    insertFieldError(tree, path, toLeaf(error));
   }
   return tree;
 }
@@ -54,7 +54,8 @@ function segmentOf(segment: string): string {
   return key.length > MAX_SEGMENT ? `${key.slice(0, MAX_SEGMENT)}…` : key;
 }
 
-function insert(tree: FieldErrorTree, path: readonly string[], leaf: FieldErrorLeaf): void {
+/** Adds `leaf` to the `_errors` of the field at `path` in `tree`, creating the nodes on the way. */
+export function insertFieldError(tree: FieldErrorTree, path: readonly string[], leaf: FieldErrorLeaf): void {
   let node = tree;
   for (const segment of path) {
     const next = node[segment];
