@@ -66,6 +66,22 @@ export async function dropTestKeyspaces(names: readonly string[]): Promise<void>
     if (!name.startsWith(TEST_PREFIX) || !/^[a-z0-9_]+$/.test(name)) throw new Error(`Not a test keyspace: ${name}`);
   }
   await withCassandraClient(async (client) => {
-    for (const name of names) await client.execute(`DROP KEYSPACE IF EXISTS ${name}`);
+    for (const name of names) await dropWhenSchemaAgrees(client, `DROP KEYSPACE IF EXISTS ${name}`);
   });
+}
+
+/**
+ * Runs a schema change, retrying a few times: right after a node of a multi-node cluster restarted, a
+ * DROP can reach a node whose schema has not caught up yet ("Unknown CF") before the nodes agree again.
+ */
+async function dropWhenSchemaAgrees(client: cassandra.Client, statement: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.execute(statement);
+      return;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 2_000 * attempt));
+    }
+  }
 }
