@@ -2,6 +2,7 @@
 # Bring up the services the Chorus tests need, on this machine, without Docker:
 #   - Redis on 127.0.0.1:6379
 #   - one real Cassandra 5.0 node on 127.0.0.1:9042 (scripts/cassandra.sh)
+#   - Debian's Chromium at /usr/bin/chromium (browser tests)
 # Idempotent: services that already answer are left alone. Exits non-zero when either service is not
 # up afterwards; tests must never silently skip because a service is missing.
 set -euo pipefail
@@ -44,7 +45,20 @@ ensure_redis() {
   log "redis: up"
 }
 
+# Debian's Chromium for the browser voice tests (playwright-core drives /usr/bin/chromium; it downloads no browser).
+ensure_chromium() {
+  if [[ -x /usr/bin/chromium ]]; then
+    log "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo present)"
+    return 0
+  fi
+  log "chromium: installing (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y chromium >/dev/null || { apt-get update >/dev/null && apt-get install -y chromium >/dev/null; } \
+    || die "chromium: apt-get install chromium failed"
+}
+
 ensure_redis
+ensure_chromium
 # A Cassandra that already answers on 127.0.0.1:9042 (started from another checkout of the project,
 # or by an operator) is used as it is: a second node could not bind the same ports anyway.
 if (ss -ltn 2>/dev/null | grep -q '127.0.0.1:9042 ') && node "$SCRIPT_DIR/cassandra-ready.mjs" 127.0.0.1 >/dev/null 2>&1; then
