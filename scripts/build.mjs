@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Compiles the server (src, actors, cluster, proto/gen) to dist/ with source maps, per tsconfig.build.json.
+//
+//   node scripts/build.mjs             always compile (`npm run build`)
+//   node scripts/build.mjs --if-stale  compile only when dist/ is missing or older than the sources
+//                                      (`npm start`'s prestart, the bench, the compiled-start test)
+//
+// Plain JavaScript so that it runs before anything is compiled and without a TypeScript loader. Builds are
+// incremental (dist/.tsbuildinfo) and serialized by a lock directory: helpers and tests share one working
+// tree, and two compilers writing the same files at once could leave a half-written module behind.
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, URL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
+/** Touched with the build's start time after each successful build: sources newer than it are not in dist/. */
+const STAMP = join(DIST, '.built');
+const LOCK = join(DIST, '.build-lock');
+const SOURCE_DIRS = ['src', 'actors', 'cluster', 'proto/gen'];
+const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
+/** A build on a loaded 2-core machine takes well under a minute; past this the lock holder is presumed stuck. */
+const LOCK_WAIT_MS = 300_000;
+const LOCK_POLL_MS = 200;
+
+const say = (line) => process.stderr.write(`build: ${line}\n`);
+
+function newestMtimeMs(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  // A directory's own mtime moves when a file is added, removed or renamed in it.
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, name)));
+  return newest;
+}
+
+function isStale() {
+  const built = statSync(STAMP, { throwIfNoEntry: false });
+  if (!built || !existsSync(join(DIST, 'src', 'main.js'))) return true;
+  const sources = [...SOURCE_DIRS, ...CONFIG_FILES].map((path) => newestMtimeMs(join(ROOT, path)));
+  return Math.max(...sources) > built.mtimeMs;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** The pid in the lock; 0 while the holder is between its mkdir and its write, or just released it. */
+function lockHolder() {
+  try {
+    return Number(readFileSync(join(LOCK, 'pid'), 'utf8').trim() || 0);
+  } catch {
+    return 0;
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Takes the lock (mkdir is atomic); waits while another live process holds it, breaks it when its holder died. */
+async function lock() {
+  mkdirSync(DIST, { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(join(LOCK, 'pid'), String(process.pid));
+      return;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    const holder = lockHolder();
+    if (holder > 0 && holder !== process.pid && !alive(holder)) {
+      say(`removing the lock of build process ${holder}, which is gone`);
+      rmSync(LOCK, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`dist/ is locked by process ${holder} for over ${LOCK_WAIT_MS} ms`);
+    if (!told) say(`waiting for build process ${holder || '?'} to finish`);
+    told = true;
+    await sleep(LOCK_POLL_MS);
+  }
+}
+
+function compile() {
+  let tsc;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    throw new Error(
+      'dist/ is missing or older than the sources, and TypeScript is not installed to compile it: install with dev ' +
+        'dependencies (npm ci) and run `npm run build`, or start from an image built with it',
+    );
+  }
+  const startedMs = Date.now();
+  say('compiling to dist/ (tsconfig.build.json)');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  // tsc exits 2 when it found type errors but wrote every file (the build sets no noEmitOnError): the emitted
+  // JavaScript is what tsx would have run. Type errors are the typecheck gate's business (npm test, CI).
+  if (result.status === 2) say('type errors above: JavaScript emitted anyway (`npm run typecheck` gates them)');
+  else if (result.status !== 0)
+    throw new Error(`tsc failed (${result.status ?? result.signal}); dist/ is not marked built`);
+  // The stamp carries the start time: a source saved while tsc ran stays newer than it, so the next run rebuilds.
+  closeSync(openSync(STAMP, 'w'));
+  utimesSync(STAMP, startedMs / 1000, startedMs / 1000);
+  say(`compiled in ${((Date.now() - startedMs) / 1000).toFixed(1)} s`);
+}
+
+const ifStale = process.argv.includes('--if-stale');
+try {
+  if (!ifStale || isStale()) {
+    await lock();
+    try {
+      // Another process may have finished the same build while this one waited for the lock.
+      if (!ifStale || isStale()) compile();
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+} catch (error) {
+  say(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+}
