@@ -7,6 +7,14 @@ export interface MembershipSnapshot {
   readonly members: readonly string[];
 }
 
+/**
+ * Placement overrides: actor key (`guild:123`) → the node it is pinned to, as a node id
+ * (`host:port@incarnation`) or as `host:port` (whichever incarnation of that node is live).
+ */
+export type Pins = ReadonlyMap<string, string>;
+
+const NO_PINS: Pins = new Map();
+
 interface VirtualNode {
   readonly point: RingPoint;
   readonly member: string;
@@ -14,37 +22,59 @@ interface VirtualNode {
 
 /**
  * An immutable consistent-hash ring with `vnodesPerNode` points per member. A key is owned by the
- * first point clockwise from its hash. Built from a sorted member list, so every node that sees the
- * same snapshot computes the same placement; a join or leave moves only about 1/N of the keys.
+ * first point clockwise from its hash, unless it is pinned to a live member. Built from a sorted
+ * member list, so every node that sees the same snapshot (and pins) computes the same placement; a
+ * join or leave moves only about 1/N of the keys.
  */
 export class HashRing {
   readonly version: number;
   readonly members: readonly string[];
   readonly #points: readonly VirtualNode[];
+  /** Pins whose node is live, resolved to its member id; a pin to a node that is not live is ignored. */
+  readonly #pinned: ReadonlyMap<string, string>;
   readonly #cache = new Map<string, string>();
 
-  constructor(snapshot: MembershipSnapshot, vnodesPerNode = 128) {
+  constructor(snapshot: MembershipSnapshot, vnodesPerNode = 128, pins: Pins = NO_PINS) {
     this.version = snapshot.version;
     this.members = [...new Set(snapshot.members)].sort();
-    const points: VirtualNode[] = [];
-    for (const member of this.members) {
-      for (let index = 0; index < vnodesPerNode; index += 1) {
-        points.push({ point: ringHash(`${member}#${index}`), member });
-      }
-    }
-    points.sort((a, b) => compareRingPoints(a.point, b.point) || (a.member < b.member ? -1 : 1));
-    this.#points = points;
+    this.#points = pointsOf(this.members, vnodesPerNode);
+    this.#pinned = resolvePins(this.members, pins);
   }
 
   /** The member owning `key` (e.g. `channel:123`); throws when the ring is empty. */
   ownerOf(key: string): string {
     if (this.members.length === 1) return this.members[0] as string;
+    const pinned = this.#pinned.get(key);
+    if (pinned !== undefined) return pinned;
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
     const owner = this.#lookup(ringHash(key));
     if (this.#cache.size >= 100_000) this.#cache.clear(); // bounded; recomputing is cheap
     this.#cache.set(key, owner);
     return owner;
+  }
+
+  /** The member a pin of `key` resolved to, or undefined when the key follows the ring. */
+  pinnedOwnerOf(key: string): string | undefined {
+    return this.#pinned.get(key);
+  }
+
+  /**
+   * Each member's exact share of the hash space (the sum of the arcs ending at its points), so
+   * balance can be measured without sampling noise. Pins are not counted: they are single keys.
+   */
+  shares(): Map<string, number> {
+    const shares = new Map<string, number>(this.members.map((member) => [member, 0]));
+    const points = this.#points;
+    if (points.length === 0) return shares;
+    // A point owns the arc from its predecessor (exclusive) to itself; the first one wraps around.
+    let previous = positionOf((points[points.length - 1] as VirtualNode).point) - 2 ** 64;
+    for (const { point, member } of points) {
+      const position = positionOf(point);
+      shares.set(member, (shares.get(member) ?? 0) + (position - previous) / 2 ** 64);
+      previous = position;
+    }
+    return shares;
   }
 
   #lookup(point: RingPoint): string {
@@ -59,4 +89,45 @@ export class HashRing {
     }
     return (points[low === points.length ? 0 : low] as VirtualNode).member;
   }
+}
+
+/** The last points built: a pin change rebuilds the ring over the same members without rehashing. */
+let lastPoints: { readonly id: string; readonly points: readonly VirtualNode[] } | undefined;
+
+function pointsOf(members: readonly string[], vnodesPerNode: number): readonly VirtualNode[] {
+  const id = `${vnodesPerNode}\n${members.join('\n')}`;
+  if (lastPoints?.id === id) return lastPoints.points;
+  const points: VirtualNode[] = [];
+  for (const member of members) {
+    for (let index = 0; index < vnodesPerNode; index += 1) {
+      points.push({ point: ringHash(`${member}#${index}`), member });
+    }
+  }
+  points.sort((a, b) => compareRingPoints(a.point, b.point) || (a.member < b.member ? -1 : 1));
+  lastPoints = { id, points };
+  return points;
+}
+
+/**
+ * Resolves each pin to a live member: the member with that exact id, else the newest incarnation
+ * of `host:port` (ids end in the start time, so the last in sorted order is the newest).
+ */
+function resolvePins(members: readonly string[], pins: Pins): ReadonlyMap<string, string> {
+  if (pins.size === 0) return NO_PINS;
+  const live = new Set(members);
+  const newest = new Map<string, string>();
+  for (const member of members) {
+    const at = member.lastIndexOf('@');
+    if (at > 0) newest.set(member.slice(0, at), member); // sorted: a later incarnation overwrites
+  }
+  const resolved = new Map<string, string>();
+  for (const [key, target] of pins) {
+    const member = live.has(target) ? target : newest.get(target);
+    if (member !== undefined) resolved.set(key, member);
+  }
+  return resolved;
+}
+
+function positionOf(point: RingPoint): number {
+  return point.hi * 2 ** 32 + point.lo;
 }

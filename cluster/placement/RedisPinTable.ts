@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { ServiceUnavailableError } from '../../src/domain/errors.js';
+import type { MembershipRedis } from '../membership/RedisMembership.js';
+import { assertPin, type PinSet, type PinTable } from './PinTable.js';
+
+interface LuaScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+// KEYS: pins hash, version. ARGV: known version. Returns {version} while it is the known one (the
+// periodic check costs one small reply), else {version, key1, node1, key2, node2, …}.
+const READ = script(
+  `local version = tonumber(redis.call('GET', KEYS[2]) or '0')
+if version == tonumber(ARGV[1]) then return {version} end
+local reply = {version}
+for _, item in ipairs(redis.call('HGETALL', KEYS[1])) do reply[#reply + 1] = item end
+return reply`,
+);
+
+// KEYS: pins hash, version. ARGV: channel, key, node ('' removes the pin). Returns the new version.
+const WRITE = script(
+  `if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[2]) else redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
+local version = redis.call('INCR', KEYS[2])
+redis.call('PUBLISH', ARGV[1], version)
+return version`,
+);
+
+/**
+ * Pins in Redis, beside membership: `membership:pins` (hash: actor key → node), `membership:pins:version`
+ * (only grows), changes published on `membership:pins:changed`. A change and its version bump are one
+ * script, so a reader never sees new pins under an old version.
+ */
+export class RedisPinTable implements PinTable {
+  readonly #keys: readonly string[];
+  readonly #channel: string;
+
+  constructor(
+    private readonly redis: MembershipRedis,
+    keyPrefix: string,
+  ) {
+    if (redis.options.keyPrefix) throw new Error('Pass the Redis key prefix to Chorus, not to the Redis client');
+    const prefix = `${keyPrefix}membership:pins`;
+    this.#keys = [prefix, `${prefix}:version`];
+    this.#channel = `${prefix}:changed`;
+  }
+
+  async read(knownVersion = -1): Promise<PinSet | number> {
+    const reply = (await this.#run(READ, [knownVersion])) as (string | number)[];
+    const version = Number(reply[0]);
+    if (reply.length === 1 && version === knownVersion) return version;
+    const pins = new Map<string, string>();
+    for (let index = 1; index + 1 < reply.length; index += 2) pins.set(String(reply[index]), String(reply[index + 1]));
+    return { version, pins };
+  }
+
+  async pin(key: string, target: string): Promise<number> {
+    assertPin(key, target);
+    return Number(await this.#run(WRITE, [this.#channel, key, target]));
+  }
+
+  async unpin(key: string): Promise<number> {
+    return Number(await this.#run(WRITE, [this.#channel, key, '']));
+  }
+
+  async watch(listener: (version: number) => void): Promise<() => Promise<void>> {
+    // A connection of its own, resubscribed by node-redis after a reconnect; a lost announcement is
+    // caught by the follower's periodic read.
+    let ready = false;
+    const subscriber = this.redis.duplicate({
+      name: 'chorus-pins-sub',
+      disableOfflineQueue: false,
+      socket: { reconnectStrategy: (retries, cause) => (ready ? Math.min((retries + 1) * 100, 1_000) : cause) },
+    });
+    subscriber.on('error', () => undefined); // outages are reported by membership's heartbeat
+    subscriber.on('ready', () => {
+      ready = true;
+    });
+    try {
+      await subscriber.connect();
+      await subscriber.subscribe(this.#channel, (message) => {
+        listener(Number(message));
+      });
+    } catch (error) {
+      subscriber.destroy();
+      throw new ServiceUnavailableError(`Pin watch failed: ${messageOf(error)}`);
+    }
+    return () => {
+      subscriber.destroy();
+      return Promise.resolve();
+    };
+  }
+
+  /** EVALSHA, with EVAL after a NOSCRIPT (Redis restarted empty): one round trip per call. */
+  async #run(lua: LuaScript, args: readonly (string | number)[]): Promise<unknown> {
+    const rest = [String(this.#keys.length), ...this.#keys, ...args.map(String)];
+    try {
+      try {
+        return await this.redis.sendCommand(['EVALSHA', lua.sha, ...rest]);
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        return await this.redis.sendCommand(['EVAL', lua.source, ...rest]);
+      }
+    } catch (error) {
+      throw new ServiceUnavailableError(`Pin table unavailable: ${messageOf(error)}`);
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
