@@ -32,7 +32,11 @@ export function relayDatagram(
   const discoverySsrc = parseDiscoveryRequest(packet);
   if (discoverySsrc !== undefined) {
     const member = rooms.bySsrcOf(discoverySsrc);
-    if (!member || from.family !== 'IPv4') {
+    // The first discovery binds an ssrc's address for good: the whole channel learns ssrcs (op 5), so answering
+    // one from elsewhere would let any of them take over a member's media.
+    const bound = member?.address;
+    const elsewhere = bound !== undefined && (bound.address !== from.address || bound.port !== from.port);
+    if (!member || from.family !== 'IPv4' || elsewhere) {
       drop();
       return;
     }
