@@ -1,5 +1,7 @@
 import { LeaseKeeper } from '../../cluster/lease/LeaseKeeper.js';
 import { followMembership } from '../../cluster/membership/followMembership.js';
+import { PinFollower } from '../../cluster/placement/PinFollower.js';
+import { RedisPinTable } from '../../cluster/placement/RedisPinTable.js';
 import { RedisMembership } from '../../cluster/membership/RedisMembership.js';
 import { startNodeServer } from '../../cluster/transport/GrpcServer.js';
 import { GrpcTransport } from '../../cluster/transport/GrpcTransport.js';
@@ -110,12 +112,19 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     gatewayUrl: listener.gatewayUrl,
     startedAt,
   });
-  const unfollow = followMembership(membership, system, config.cluster.vnodesPerNode, keeper);
-  system.bindViewRefresh(() => membership.refresh());
+  // Placement pins (a hot guild on a chosen node) live beside membership; pub/sub brings a change at
+  // once, the periodic version check only bounds a lost announcement.
+  const pins = new PinFollower(new RedisPinTable(redis, backend.redis.keyPrefix), log, { refreshMs: 5_000 });
+  await pins.start();
+  const unfollow = followMembership(membership, system, config.cluster.vnodesPerNode, keeper, pins);
+  system.bindViewRefresh(async () => {
+    await Promise.all([membership.refresh(), pins.refresh()]);
+  });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       unfollow();
+      await pins.stop();
       gateway.close();
       await voice?.close();
       await closeHttp(listener);
