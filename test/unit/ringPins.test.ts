@@ -6,10 +6,10 @@ import { InMemoryMembership, InMemoryMembershipTable } from '../../cluster/membe
 import { InMemoryPinTable } from '../../cluster/placement/InMemoryPinTable.js';
 import { PinFollower } from '../../cluster/placement/PinFollower.js';
 import { HashRing } from '../../cluster/ring/HashRing.js';
-import { ValidationError } from '../../src/domain/errors.js';
 import { createLogger } from '../../src/domain/Logger.js';
 import { InMemoryLeaseTable } from '../../src/store/memory/InMemoryLeaseTable.js';
 import { aMember, FAST, viewWhere } from '../contract/membershipContract.js';
+import { pinTableContract } from '../contract/pinTableContract.js';
 
 const log = createLogger('silent');
 const NODES = ['10.0.0.1:7001@1764129000001', '10.0.0.2:7001@1764129000002', '10.0.0.3:7001@1764129000003'];
@@ -35,6 +35,10 @@ function keyOwnedBy(ring: HashRing, member: string): string {
 }
 
 describe('ring pins: placement overrides consulted before the ring', () => {
+  describe('InMemoryPinTable', () => {
+    pinTableContract(() => new InMemoryPinTable());
+  });
+
   const plain = new HashRing({ version: 1, members: NODES });
   const hot = keyOwnedBy(plain, NODES[0] as string);
 
@@ -57,14 +61,6 @@ describe('ring pins: placement overrides consulted before the ring', () => {
     assert.equal(gone.pinnedOwnerOf(hot), undefined);
     const oldIncarnation = new HashRing({ version: 1, members: NODES }, 128, new Map([[hot, '10.0.0.2:7001@1']]));
     assert.equal(oldIncarnation.ownerOf(hot), plain.ownerOf(hot));
-  });
-
-  it('refuses a pin of an unknown actor kind or to a malformed node with a field error', async () => {
-    const table = new InMemoryPinTable();
-    await assert.rejects(table.pin('planet:1', '10.0.0.1:7001'), ValidationError);
-    await assert.rejects(table.pin('guild:1', 'not a node'), ValidationError);
-    await assert.rejects(table.pin('guild:', '10.0.0.1:7001'), ValidationError);
-    assert.equal(await table.pin('guild:1', '10.0.0.1:7001'), 1);
   });
 
   it('follows pin changes: each newer set reaches the listener, a version check costs no re-read', async () => {
