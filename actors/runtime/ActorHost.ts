@@ -1,10 +1,12 @@
 import type { Clock } from '../../src/domain/Clock.js';
 import { toAppError, WrongOwnerError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
+import { noMetrics, type Metrics } from '../../src/domain/Metrics.js';
 import type { SnowflakeGenerator } from '../../src/domain/snowflake.js';
 import type { Actor } from './Actor.js';
 import type { ActorContext, ActorMessenger } from './ActorContext.js';
 import type { ActorKind, CommandOf, ReplyOf } from './ActorKind.js';
+import { HostMetrics } from './HostMetrics.js';
 import { Mailbox } from './Mailbox.js';
 import type { ActivationGuard, CommitFence } from './ports/coordination.js';
 
@@ -53,6 +55,8 @@ export interface ActorHostDeps {
   readonly options: ActorOptions;
   /** Single activation across nodes (cluster mode): a lease per activation, fencing its writes. */
   readonly guard?: ActivationGuard;
+  /** Activations, mailbox depth and wait, fan-out sizes (HostMetrics). */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -65,8 +69,10 @@ export class ActorHost {
   readonly #sweeper: ReturnType<typeof setInterval>;
   /** Set by shutdown: no new activation starts (see #activate). */
   #closing = false;
+  readonly #metrics: HostMetrics;
 
   constructor(private readonly deps: ActorHostDeps) {
+    this.#metrics = new HostMetrics(deps.metrics ?? noMetrics, () => this.#activations.values());
     const every = Math.max(50, Math.floor(deps.options.idleTimeoutMs / 2));
     this.#sweeper = setInterval(() => this.passivateIdle(), every);
     this.#sweeper.unref();
@@ -177,12 +183,14 @@ export class ActorHost {
         (error) => {
           if (toAppError(error).kind === 'internal') log.error('actor_tell_failed', { actor: id, err: error });
         },
+        this.#metrics.waitOf(kind),
       ),
       state: 'activating',
       lastActiveMs: this.deps.clock.now(),
       timers,
     };
     this.#activations.set(id, activation);
+    this.#metrics.activated(kind);
     return activation;
   }
 
@@ -224,6 +232,7 @@ export class ActorHost {
         messenger.tell(k, target, command);
       },
       fanOut: (sessionIds, event) => {
+        this.#metrics.fannedOut(kind, sessionIds.length);
         messenger.fanOut(sessionIds, event, id);
       },
       pushFrames: (nodeId, socketId, frames, closeCode) => {

@@ -1,10 +1,20 @@
 import { ActorOverloadedError } from '../../src/domain/errors.js';
+import { secondsSince, type HistogramHandle } from '../../src/domain/Metrics.js';
 
 interface Letter<M, R> {
   readonly message: M;
   readonly resolve: ((reply: R) => void) | undefined;
   readonly reject: ((error: unknown) => void) | undefined;
+  /** performance.now() when queued, for a sampled letter; 0 otherwise. */
+  readonly queuedAtMs: number;
 }
+
+/**
+ * One letter in this many has its wait measured: two clock reads and an observe per letter would
+ * show. Counted across all mailboxes, so actors that get a few letters each are sampled too.
+ */
+const WAIT_SAMPLE_EVERY = 16;
+let lettersQueued = 0;
 
 /**
  * A bounded, serial mailbox: one turn at a time, in arrival order. The only concurrency primitive
@@ -19,6 +29,8 @@ export class Mailbox<M, R> {
     private readonly turn: (message: M) => Promise<R>,
     private readonly capacity: number,
     private readonly onTellError: (error: unknown, message: M) => void,
+    /** Time sampled letters waited before their turn began (seconds). */
+    private readonly waitSeconds?: HistogramHandle,
   ) {}
 
   /** Messages waiting, not counting the one in its turn. */
@@ -35,7 +47,7 @@ export class Mailbox<M, R> {
   ask(message: M): Promise<R> {
     if (this.size >= this.capacity) return Promise.reject(new ActorOverloadedError());
     return new Promise<R>((resolve, reject) => {
-      this.#queue.push({ message, resolve, reject });
+      this.#queue.push({ message, resolve, reject, queuedAtMs: this.#stamp() });
       this.#kick();
     });
   }
@@ -43,7 +55,7 @@ export class Mailbox<M, R> {
   /** Queues a one-way message; a failure of its turn goes to `onTellError`. */
   tell(message: M): void {
     if (this.size >= this.capacity) throw new ActorOverloadedError();
-    this.#queue.push({ message, resolve: undefined, reject: undefined });
+    this.#queue.push({ message, resolve: undefined, reject: undefined, queuedAtMs: this.#stamp() });
     this.#kick();
   }
 
@@ -53,6 +65,12 @@ export class Mailbox<M, R> {
     this.#queue.length = 0;
     this.#head = 0;
     for (const letter of waiting) letter.reject?.(error);
+  }
+
+  #stamp(): number {
+    if (!this.waitSeconds) return 0;
+    lettersQueued = (lettersQueued + 1) % WAIT_SAMPLE_EVERY;
+    return lettersQueued === 0 ? performance.now() : 0;
   }
 
   #kick(): void {
@@ -70,6 +88,7 @@ export class Mailbox<M, R> {
         this.#queue.splice(0, this.#head); // compact without shifting on every turn
         this.#head = 0;
       }
+      if (letter.queuedAtMs > 0) this.waitSeconds?.observe(secondsSince(letter.queuedAtMs));
       try {
         const reply = await this.turn(letter.message);
         letter.resolve?.(reply);

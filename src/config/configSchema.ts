@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Formats, integer, list, text } from './configLeaves.js';
+import { MetricsSchema } from './metricsSchema.js';
 import { VoiceSchema } from './voiceSchema.js';
 
 /**
@@ -281,6 +282,7 @@ export const ConfigSchema = Type.Object({
   http: HttpSchema,
   gateway: GatewaySchema,
   voice: VoiceSchema,
+  metrics: MetricsSchema,
   actors: ActorsSchema,
   cluster: ClusterSchema,
   backend: BackendSchema,

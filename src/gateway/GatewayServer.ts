@@ -5,10 +5,12 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
+import { noMetrics, type CounterHandle, type Metrics } from '../domain/Metrics.js';
 import { isWebSocketUpgrade, PlainHttpUpgrades } from '../http/plainHttpUpgrade.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import { parseConnectionQuery, type ConnectionQuery } from './connectionQuery.js';
 import { GatewayConnection, type ConnectionDeps } from './GatewayConnection.js';
+import { gatewayMetrics } from './gatewayMetrics.js';
 import { CLOSE_REASON, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
 import { SessionStarter } from './SessionStarter.js';
 
@@ -26,6 +28,8 @@ export class GatewayServer {
   readonly #deps: ConnectionDeps;
   readonly #sweeper: ReturnType<typeof setInterval>;
   readonly #plainHttp: PlainHttpUpgrades;
+  readonly #framesIn: CounterHandle;
+  readonly #opened: CounterHandle;
   readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Only WebSocket upgrades are the gateway's; others (h2c from the JDK's client) are HTTP requests.
     if (!isWebSocketUpgrade(request)) {
@@ -50,6 +54,7 @@ export class GatewayServer {
     private readonly gatewayUrlOf: (request: IncomingMessage) => string,
     /** Verifies token signatures before any actor is asked. */
     tokenSecret: string,
+    metrics: Metrics = noMetrics,
   ) {
     this.#deps = {
       system,
@@ -60,7 +65,15 @@ export class GatewayServer {
     };
     this.#plainHttp = new PlainHttpUpgrades(server);
     server.on('upgrade', this.#onUpgrade);
-    system.bindEdge((socketId, frames, closeCode) => this.#connections.get(socketId)?.push(frames, closeCode));
+    const counters = gatewayMetrics(metrics, () => this.#connections.size);
+    this.#framesIn = counters.framesIn;
+    this.#opened = counters.opened;
+    system.bindEdge((socketId, frames, closeCode) => {
+      const connection = this.#connections.get(socketId);
+      if (!connection) return;
+      counters.framesOut.inc(frames.length);
+      connection.push(frames, closeCode);
+    });
     // One sweep for all sockets instead of timers per socket; it runs 4 times per heartbeat interval
     // (or per Identify timeout, when shorter), so a deadline is enforced at most a quarter late.
     const sweepMs = Math.min(options.heartbeatIntervalMs, options.identifyTimeoutMs) / 4;
@@ -94,6 +107,10 @@ export class GatewayServer {
     }
     // Random, not a counter: a session compares socket ids, and ids from different nodes must not collide.
     const socketId = randomBytes(12).toString('base64url');
+    this.#opened.inc();
+    ws.on('message', () => {
+      this.#framesIn.inc();
+    });
     this.#connections.set(socketId, new GatewayConnection(ws, socketId, query, this.#deps, gatewayUrl));
   }
 

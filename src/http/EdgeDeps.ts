@@ -6,6 +6,7 @@ import type { HttpOptions, GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
 import type { SnowflakeGenerator } from '../domain/snowflake.js';
 import type { CallerCache } from './CallerCache.js';
+import type { MetricsEndpoint } from './httpMetrics.js';
 import type { RateLimiter } from './RateLimiter.js';
 
 /** Stateless account operations that precede any user actor: registration and login. */
@@ -71,6 +72,8 @@ export interface EdgeDeps {
   readonly webhooks: WebhookDirectory;
   readonly dmCommands: DmCommandDirectory;
   readonly health: () => Promise<HealthReport>;
+  /** GET /metrics and request metrics; undefined when CHORUS_METRICS=off (then /metrics is 404). */
+  readonly metrics?: MetricsEndpoint;
   readonly log: Logger;
   /** Asks the operator's process to stop (POST /stop). */
   readonly requestStop: () => void;

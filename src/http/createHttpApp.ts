@@ -5,6 +5,7 @@ import { BadRequestError } from '../domain/errors.js';
 import { clientIp } from './clientIp.js';
 import { credentialAttempts } from './credentialAttempts.js';
 import { errorMiddleware } from './errorMiddleware.js';
+import { httpMetrics, metricsRoute } from './httpMetrics.js';
 import { readBody } from './readBody.js';
 import { rateLimitMiddleware } from './rateLimitMiddleware.js';
 import { attachmentRoutes } from './routes/attachmentRoutes.js';
@@ -27,6 +28,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
   const app = new Koa<EdgeState>();
   // X-Forwarded-Host/-Proto are believed only when the operator runs Chorus behind proxies it named.
   app.proxy = deps.http.trustedProxies.length > 0;
+  if (deps.metrics) app.use(httpMetrics(deps.metrics.metrics)); // first: it sees the status errors were mapped to
   app.use(errorMiddleware(deps.log));
   app.use(clientIp(deps.http.trustedProxies));
   app.use(async (ctx, next) => {
@@ -53,6 +55,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
     ctx.status = report.status === 'ok' ? 200 : 503;
     ctx.body = report;
   });
+  if (deps.metrics) app.use(metricsRoute(deps.metrics));
   app.use(readBody(deps.http.maxBodyBytes, deps.http.maxUploadBytes));
   app.use(rateLimitMiddleware(deps));
   app.use(async (ctx, next) => {

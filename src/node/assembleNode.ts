@@ -22,6 +22,8 @@ import type { RateLimiter } from '../http/RateLimiter.js';
 import { actorFactory, type SessionPorts } from './actorFactory.js';
 import type { HttpListener } from './listenHttp.js';
 import { voiceEndpoint } from './voiceEndpoint.js';
+import { metricsEndpoint, registerHealthGauge } from './nodeMetrics.js';
+import type { PromMetrics } from '../metrics/PromMetrics.js';
 
 /** What differs between embedded and cluster mode; everything else is assembled the same way. */
 export interface NodeBackend {
@@ -38,6 +40,8 @@ export interface NodeBackend {
   readonly transport?: RemoteTransport;
   readonly guard?: ActivationGuard;
   readonly health: () => Promise<HealthReport>;
+  /** The node's registry (GET /metrics); undefined with CHORUS_METRICS=off. */
+  readonly metrics?: PromMetrics;
 }
 
 /** The assembled parts of a node. */
@@ -78,6 +82,7 @@ export function assembleNode(
     ids,
     options: config.actors,
     ...(backend.guard ? { guard: backend.guard } : {}),
+    ...(backend.metrics ? { metrics: backend.metrics } : {}),
   });
   system.bindHost(host);
   const app = createHttpApp({
@@ -102,6 +107,7 @@ export function assembleNode(
     webhooks: new WebhookLookup(backend.stores.webhooks),
     dmCommands: new DmCommandIndex(backend.stores.applications, backend.stores.applicationCommands),
     health: backend.health,
+    ...(backend.metrics ? { metrics: metricsEndpoint(backend.metrics, config.metrics.token) } : {}),
   });
   const handle = app.callback();
   listener.server.on('request', (request, response) => {
@@ -115,6 +121,8 @@ export function assembleNode(
     backend.limiter,
     (request) => publicGatewayUrl(request, config.http, listener.url),
     backend.tokenSecret,
+    backend.metrics,
   );
+  if (backend.metrics) registerHealthGauge(backend.metrics, backend.health);
   return { system, host, gateway };
 }

@@ -1,4 +1,6 @@
 import { LeaseKeeper } from '../../cluster/lease/LeaseKeeper.js';
+import { MeteredGuard } from '../../cluster/lease/MeteredGuard.js';
+import { MeteredTransport } from '../../cluster/transport/MeteredTransport.js';
 import { followMembership } from '../../cluster/membership/followMembership.js';
 import { PinFollower } from '../../cluster/placement/PinFollower.js';
 import { RedisPinTable } from '../../cluster/placement/RedisPinTable.js';
@@ -16,6 +18,7 @@ import { RedisSessionStore } from '../store/redis/RedisSessionStore.js';
 import { RedisSubscriptionStore } from '../store/redis/RedisSubscriptionStore.js';
 import { RedisUserSessionStore } from '../store/redis/RedisUserSessionStore.js';
 import { assembleNode } from './assembleNode.js';
+import { createNodeMetrics, meterStores } from './nodeMetrics.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
 import { startNodeVoice } from './startNodeVoice.js';
 import type { RunningNode } from './RunningNode.js';
@@ -28,13 +31,15 @@ import type { RunningNode } from './RunningNode.js';
 export async function startClusterNode(config: Config, log: Logger, requestStop: () => void): Promise<RunningNode> {
   const { backend } = config;
   const redis = await connectRedis(backend.redis.url, log, { name: 'chorus-node' });
-  const stores = await createCassandraStores({
+  const metrics = createNodeMetrics(config);
+  const cassandra = await createCassandraStores({
     contactPoints: [...backend.cassandra.contactPoints],
     localDataCenter: backend.cassandra.localDataCenter,
     keyspace: backend.cassandra.keyspace,
     replicationFactor: backend.cassandraReplicationFactor,
     log,
   });
+  const stores = meterStores(cassandra, metrics, 'cassandra');
   // Session frames get their own connection, so a fan-out's writes never queue ahead of lease renewals.
   const sessionRedis = await connectRedis(backend.redis.url, log, { name: 'chorus-sessions' });
   const sessionPorts = {
@@ -91,13 +96,14 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
       nodeId,
       stores,
       blobs: stores.blobs,
-      sessionPorts,
+      sessionPorts: meterStores(sessionPorts, metrics, 'redis'),
       tokenSecret,
       generatorId,
       limiter: new RedisRateLimiter(redis, backend.redis.keyPrefix),
-      transport,
-      guard: keeper,
+      transport: metrics ? new MeteredTransport(transport, metrics) : transport,
+      guard: metrics ? new MeteredGuard(keeper, metrics, () => keeper.size) : keeper,
       health,
+      ...(metrics ? { metrics } : {}),
     },
     requestStop,
   );

@@ -11,6 +11,7 @@ import { applyBlobRenames } from '../domain/blobRenames.js';
 import { FileBlobStore } from '../store/file/FileBlobStore.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
 import { assembleNode } from './assembleNode.js';
+import { createNodeMetrics, meterStores } from './nodeMetrics.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
 import { startNodeVoice } from './startNodeVoice.js';
@@ -32,7 +33,8 @@ function localTokenSecret(config: Config): string {
 /** One process: SQLite under dataDir, a one-member ring, in-process rate limits, HTTP and gateway on one port. */
 export async function startEmbeddedNode(config: Config, log: Logger, requestStop: () => void): Promise<RunningNode> {
   const tokenSecret = localTokenSecret(config);
-  const stores = createSqliteStores(join(config.backend.dataDir, 'chorus.db'));
+  const metrics = createNodeMetrics(config);
+  const stores = meterStores(createSqliteStores(join(config.backend.dataDir, 'chorus.db')), metrics, 'sqlite');
   const blobs = new FileBlobStore(join(config.backend.dataDir, 'blobs'));
   await applyBlobRenames(stores.blobRenames, blobs, log);
   const listener = await listenHttp(config.http);
@@ -55,6 +57,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
       generatorId: 0,
       limiter: new InMemoryRateLimiter(),
       health: () => Promise.resolve({ status: 'ok', mode: 'embedded', nodeId, checks: { storage: 'ok' } }),
+      ...(metrics ? { metrics } : {}),
     },
     requestStop,
   );

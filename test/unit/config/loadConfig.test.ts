@@ -43,6 +43,8 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_VOICE_PUBLIC_HOST: null, // any host (empty means the default)
   CHORUS_VOICE_TLS_CERT: null, // a path, read at start (empty: a generated self-signed certificate)
   CHORUS_VOICE_TLS_KEY: null, // a path, read at start
+  CHORUS_METRICS: ['maybe', /one of on, off/],
+  CHORUS_METRICS_TOKEN: null, // any text (empty: no token asked)
   CHORUS_MAILBOX_CAPACITY: ['0', /an integer >= 1/],
   CHORUS_IDLE_TIMEOUT_MS: ['ten', /an integer >= 1/],
   CHORUS_LARGE_GUILD_MEMBERS: ['0', /an integer >= 1/],
@@ -116,6 +118,7 @@ describe('loadConfig', () => {
         identifyTimeoutMs: 20_000,
       },
       voice: { port: 0, publicHost: '', tlsCertPath: '', tlsKeyPath: '' },
+      metrics: { enabled: 'on', token: '' },
       actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
       cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128 },
       backend: {
