@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { registerUser, type TestUser } from '../../support/testServer.js';
+import { joinGuild } from '../gateway/gatewayFixtures.js';
+import { VoiceWorld } from '../gateway/voiceFixtures.js';
+import { ChromiumHarness } from './browser/ChromiumHarness.js';
+import { hear, joinUdpBot, playTone, ssrcOfUser, type UdpBot } from './browser/udpBot.js';
+import { VoicePage } from './browser/VoicePage.js';
+
+// voice.md §6 T2 and T3: real headless Chromium speaking the Discord web client's WebRTC signalling (the page script
+// in ./browser, written from the documented rules) through the node's voice service.
+describe('headless Chromium in a voice channel through the SFU', function () {
+  this.timeout(30_000);
+  let world: VoiceWorld;
+  let browser: ChromiumHarness | undefined;
+  const bots: UdpBot[] = [];
+
+  before(async () => {
+    world = await VoiceWorld.start();
+    browser = await ChromiumHarness.launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await Promise.all(bots.map((bot) => bot.voice.close()));
+    await world?.stop();
+  });
+
+  async function guildMember(name: string): Promise<TestUser> {
+    const user = await registerUser(world.server.api, name);
+    await joinGuild(world.server.api, world.owner.token, world.guild.channelId, user.token);
+    return user;
+  }
+
+  async function browserPage(): Promise<VoicePage> {
+    assert.ok(browser, 'chromium launched');
+    return new VoicePage(await browser.openVoicePage());
+  }
+
+  it('a browser hears the 440 Hz oscillator another browser publishes (T2)', async () => {
+    const channelId = await world.createVoiceChannel('browsers');
+    const common = { gatewayUrl: world.server.gatewayUrl, guildId: world.guild.id, channelId };
+    const speaker = await browserPage();
+    const listener = await browserPage();
+    const spoke = await speaker.join({
+      ...common,
+      token: world.owner.token,
+      direction: 'sendrecv',
+      voiceScheme: 'wss',
+    });
+    assert.notEqual(spoke.audioSsrc, 0, 'the speaker sends audio with an SSRC of its own');
+    await listener.join({ ...common, token: world.member.token, direction: 'recvonly', voiceScheme: 'ws' });
+
+    const heard = await listener.waitFor(
+      'the listener to receive and play the tone',
+      (status) => VoicePage.packetsReceived(status) > 100 && (status.rms?.max ?? 0) > 0.05,
+      15_000,
+    );
+    assert.equal(heard.connectionState, 'connected');
+    // A receiver maps SSRC to user only through op 5 / op 12 (voice.md §2): the stream it plays is the one announced.
+    const announced = Object.values(heard.remotes ?? {}).find((remote) => remote.userId === spoke.userId);
+    assert.ok(announced, `the listener was told the speaker's SSRC: ${JSON.stringify(heard.remotes)}`);
+    const playing = heard.stats?.inbound.find((stream) => stream.packetsReceived > 100);
+    assert.equal(playing?.ssrc, announced.ssrc);
+    await Promise.all([speaker.leave(), listener.leave()]);
+  });
+
+  it('a UDP bot hears a browser and the browser hears the bot, through the PT and SSRC translation (T3)', async () => {
+    const channelId = await world.createVoiceChannel('mixed');
+    const [person, botUser] = await Promise.all([guildMember('person'), guildMember('bot')]);
+    const page = await browserPage();
+    const joined = await page.join({
+      gatewayUrl: world.server.gatewayUrl,
+      token: person.token,
+      guildId: world.guild.id,
+      channelId,
+      direction: 'sendrecv',
+      voiceScheme: 'wss',
+    });
+    const bot = await joinUdpBot(world, botUser, channelId);
+    bots.push(bot);
+
+    // The bot knows the browser's audio by the SSRC op 5 names: the one the browser itself announced (op 12, op 5).
+    const browserSsrc = await ssrcOfUser(bot, joined.userId);
+    assert.equal(browserSsrc, joined.audioSsrc);
+    const tone = playTone(bot);
+    try {
+      const [botHeard, browserHeard] = await Promise.all([
+        hear(bot, browserSsrc, 50, 15_000),
+        page.waitFor(
+          'the browser to receive and play the bot',
+          (status) => VoicePage.packetsReceived(status) > 40 && (status.rms?.max ?? 0) > 0.01,
+          15_000,
+        ),
+      ]);
+      assert.ok(botHeard.loud >= 40, `the bot decoded a tone from the browser: ${JSON.stringify(botHeard)}`);
+      assert.equal(browserHeard.connectionState, 'connected');
+      const announced = Object.values(browserHeard.remotes ?? {}).find((remote) => remote.userId === bot.userId);
+      assert.ok(announced, `the browser was told the bot's SSRC: ${JSON.stringify(browserHeard.remotes)}`);
+      assert.equal(browserHeard.stats?.inbound.find((stream) => stream.packetsReceived > 40)?.ssrc, announced.ssrc);
+    } finally {
+      tone.stop();
+    }
+    await page.leave();
+  });
+});
