@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { validate } from '../contract/validate.js';
 import type { AppError } from '../domain/errors.js';
@@ -8,6 +8,9 @@ import type { VoiceClaims, VoicePeer } from './VoiceMediaSession.js';
 import { VoiceMediaSession } from './VoiceMediaSession.js';
 import type { VoiceRooms } from './VoiceRooms.js';
 import { VoiceCloseCode, VoiceEncryptionMode, VoiceOp, isVoiceEncryptionMode } from './voiceProtocol.js';
+import { MalformedFragment } from './webrtc/clientOffer.js';
+import { relaySpeaking, relayVideo, tellPresent } from './webrtc/ssrcAnnouncements.js';
+import type { WebRtcHub } from './webrtc/WebRtcHub.js';
 
 /** What a voice socket needs from its server. */
 export interface VoiceConnectionContext {
@@ -18,6 +21,10 @@ export interface VoiceConnectionContext {
   /** The address and port clients send media to (Ready). */
   readonly mediaHost: string;
   readonly mediaPort: number;
+  /** Web clients' peer connections and the forwarding between them and UDP clients. */
+  readonly webrtc: WebRtcHub;
+  /** What op 16 Backend Version answers for `voice` and `rtc_worker`. */
+  readonly backendVersion: string;
   /** Checks a voice token: its claims, or undefined when forged or expired. */
   verifyToken(token: string, nowMs: number): VoiceClaims | undefined;
 }
@@ -119,8 +126,18 @@ export class VoiceConnection implements VoicePeer {
         this.speaking(d);
         return;
       case VoiceOp.video:
-        this.identified();
-        return; // video ssrcs matter to WebRTC peers only, which this service does not host yet
+        this.video(d);
+        return;
+      case VoiceOp.mediaSinkWants:
+      case VoiceOp.clientFlags:
+      case VoiceOp.clientPlatform:
+        this.identified(); // accepted: every stream is forwarded whatever the sink wants, flags and platform
+        return;
+      case VoiceOp.backendVersion: {
+        const version = this.context.backendVersion;
+        this.send({ op: VoiceOp.backendVersion, d: { voice: version, rtc_worker: version } });
+        return;
+      }
       default:
         throw new ProtocolClose(VoiceCloseCode.unknownOpcode, `unknown opcode ${op}`);
     }
@@ -192,10 +209,11 @@ export class VoiceConnection implements VoicePeer {
   private selectProtocol(d: unknown): void {
     const member = this.identified();
     const protocol = objectOf(d).protocol;
-    if (protocol !== 'udp') {
-      const served = protocol === 'webrtc' ? 'webrtc is not served yet' : 'unknown protocol';
-      throw new ProtocolClose(VoiceCloseCode.unknownProtocol, served);
+    if (protocol === 'webrtc') {
+      this.selectWebRtc(member, d);
+      return;
     }
+    if (protocol !== 'udp') throw new ProtocolClose(VoiceCloseCode.unknownProtocol, 'unknown protocol');
     const body = checked(() => validate('SelectProtocolSchema', d));
     if (typeof body.data === 'string')
       throw new ProtocolClose(VoiceCloseCode.decodeError, 'udp data must be an object');
@@ -213,25 +231,49 @@ export class VoiceConnection implements VoicePeer {
       audio_codec: 'opus',
       dave_protocol_version: 0,
     });
-    // A receiver maps ssrc to user only through op 5: tell the newcomer who is here before any audio reaches it.
-    for (const other of this.context.rooms.othersOf(member)) {
-      member.sendNumbered(VoiceOp.speaking, {
-        user_id: other.claims.userId,
-        ssrc: other.ssrc,
-        speaking: other.speaking,
-      });
-    }
+    tellPresent(this.context.rooms, member);
+  }
+
+  /** Op 1 of a web client: a werift peer answers its fragment; op 4 carries the SDP template (no key, no mode). */
+  private selectWebRtc(member: VoiceMediaSession, d: unknown): void {
+    const body = checked(() => validate('SelectProtocolSchema', d));
+    this.context.webrtc.select(member, body).then(
+      (description) => {
+        member.sendNumbered(VoiceOp.sessionDescription, {
+          ...description,
+          media_session_id: randomUUID().replaceAll('-', ''),
+          dave_protocol_version: 0,
+        });
+        tellPresent(this.context.rooms, member);
+      },
+      (error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.context.log.info('voice_socket_refused', { code: VoiceCloseCode.decodeError, reason });
+        this.close(VoiceCloseCode.decodeError, error instanceof MalformedFragment ? reason : 'webrtc select failed');
+      },
+    );
+  }
+
+  /** Op 12: a client's own ssrcs (a web client's media is received by them) relayed as each receiver sees them. */
+  private video(d: unknown): void {
+    const member = this.identified();
+    const body = checked(() => validate('VoiceVideoSchema', d));
+    this.context.webrtc.announce(member, { audio: body.audio_ssrc, video: body.video_ssrc, rtx: body.rtx_ssrc });
+    relayVideo(this.context.rooms, member, body);
   }
 
   private speaking(d: unknown): void {
     const member = this.identified();
-    const { speaking } = objectOf(d);
+    const { speaking, ssrc } = objectOf(d);
     if (typeof speaking !== 'number' || !Number.isInteger(speaking)) {
       throw new ProtocolClose(VoiceCloseCode.decodeError, 'speaking must be an integer');
     }
-    member.speaking = speaking;
-    for (const other of this.context.rooms.othersOf(member)) {
-      other.sendNumbered(VoiceOp.speaking, { user_id: member.claims.userId, ssrc: member.ssrc, speaking });
+    // A web client sends from its browser's own ssrc; a UDP client's is the one Ready assigned.
+    const ownSsrc = typeof ssrc === 'number' && Number.isInteger(ssrc) && ssrc > 0 && ssrc <= 0xffffffff;
+    if (member.mode === undefined && ownSsrc && ssrc !== member.ssrc) {
+      this.context.webrtc.announce(member, { audio: ssrc });
     }
+    member.speaking = speaking;
+    relaySpeaking(this.context.rooms, member, speaking);
   }
 }

@@ -1,4 +1,5 @@
 import type { VoiceEncryptionMode } from './voiceProtocol.js';
+import type { WebRtcPeer } from './webrtc/WebRtcPeer.js';
 
 /** What a voice token vouches for (the claims of verifyVoiceToken). */
 export interface VoiceClaims {
@@ -23,6 +24,13 @@ export interface MediaAddress {
   readonly port: number;
 }
 
+/** The ssrcs a client announced for its own streams (op 5, op 12); a web client's are its browser's own. */
+export interface AnnouncedSsrcs {
+  audio?: number | undefined;
+  video?: number | undefined;
+  rtx?: number | undefined;
+}
+
 interface NumberedMessage {
   readonly seq: number;
   readonly op: number;
@@ -42,6 +50,9 @@ export class VoiceMediaSession {
   address: MediaAddress | undefined;
   speaking = 0;
   peer: VoicePeer | undefined;
+  /** A web client's peer connection (protocol "webrtc"); undefined for a UDP client. */
+  webrtc: WebRtcPeer | undefined;
+  readonly announced: AnnouncedSsrcs = {};
   private outboundCounter = 0;
   private seq = 0;
   private readonly replay: NumberedMessage[] = [];

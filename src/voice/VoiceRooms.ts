@@ -81,6 +81,7 @@ export class VoiceRooms {
     if (room?.size === 0) this.rooms.delete(member.roomKey);
     const peer = member.peer;
     member.peer = undefined;
+    void member.webrtc?.close(); // its UDP port is released with it
     peer?.close(closeCode, reason);
     for (const other of room ?? []) other.sendNumbered(VoiceOp.clientDisconnect, { user_id: member.claims.userId });
   }

@@ -17,7 +17,10 @@ import type { VoiceClaims } from './VoiceMediaSession.js';
 import { VoiceRooms } from './VoiceRooms.js';
 import { VOICE_VERSIONS } from './voiceProtocol.js';
 import type { VoiceTlsMaterial } from './voiceTls.js';
+import { WebRtcHub } from './webrtc/WebRtcHub.js';
 
+/** What op 16 Backend Version reports for the voice gateway and its RTC worker. */
+const VOICE_BACKEND_VERSION = 'chorus-voice-1';
 /** The first byte of a TLS handshake record; anything else on the port is plain HTTP (ws://). */
 const TLS_HANDSHAKE = 0x16;
 
@@ -29,6 +32,8 @@ export interface VoiceServerOptions {
   /** Address clients are told to send media to (Ready `ip`); must be IPv4 for @discordjs/voice. */
   readonly publicHost: string;
   readonly tls: VoiceTlsMaterial;
+  /** UDP ports web clients' peer connections bind ([min, max]); undefined for ephemeral ports. */
+  readonly rtcPortRange?: readonly [number, number] | undefined;
   readonly heartbeatIntervalMs: number;
   readonly clock: Clock;
   readonly log: Logger;
@@ -150,6 +155,13 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
   });
   const udp = await bindPorts(options.host, options.port, tcp);
   const port = udp.address().port;
+  const webrtc = new WebRtcHub(
+    rooms,
+    udp,
+    stats,
+    { publicHost: options.publicHost, portRange: options.rtcPortRange },
+    log,
+  );
   const context: VoiceConnectionContext = {
     rooms,
     clock,
@@ -157,6 +169,8 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
     heartbeatIntervalMs,
     mediaHost: options.publicHost,
     mediaPort: port,
+    webrtc,
+    backendVersion: VOICE_BACKEND_VERSION,
     verifyToken: (token, nowMs) => options.verifyToken(token, nowMs),
   };
   const upgrade = (server: HttpServer) =>
@@ -180,7 +194,7 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
   });
   udp.on('message', (packet, from) => {
     try {
-      relayDatagram(udp, rooms, packet, from, stats);
+      relayDatagram(udp, rooms, packet, from, stats, webrtc);
     } catch (error) {
       stats.dropped++;
       log.warn('voice_datagram_failed', { error });

@@ -1,6 +1,7 @@
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { discoveryResponse, parseDiscoveryRequest } from './ipDiscovery.js';
 import { openRtpsize, sealRtpsize } from './rtpsizeCrypto.js';
+import type { VoiceMediaSession } from './VoiceMediaSession.js';
 import type { VoiceRooms } from './VoiceRooms.js';
 
 /** Keep-alives are an 8-byte counter; they only keep NAT bindings open. */
@@ -14,6 +15,25 @@ export interface MediaRelayStats {
   dropped: number;
 }
 
+/** Where opened UDP media goes for a receiver on WebRTC (the WebRTC bridge). */
+export interface WebRtcOutlet {
+  fromUdp(sender: VoiceMediaSession, receiver: VoiceMediaSession, header: Uint8Array, plaintext: Uint8Array): void;
+}
+
+/** Seals a clear header and plaintext for one UDP receiver (its key, mode and nonce counter) and sends it. */
+export function sendSealed(
+  udp: Socket,
+  receiver: VoiceMediaSession,
+  header: Uint8Array,
+  plaintext: Uint8Array,
+  stats: MediaRelayStats,
+): void {
+  if (!receiver.secretKey || !receiver.mode || !receiver.address) return;
+  const sealed = sealRtpsize(receiver.mode, receiver.secretKey, header, plaintext, receiver.nextOutboundCounter());
+  udp.send(sealed, receiver.address.port, receiver.address.address);
+  stats.forwarded++;
+}
+
 /**
  * Handles one datagram on the voice UDP socket: answers IP discovery (binding the member's media address), and
  * forwards an rtpsize-encrypted RTP packet from a known member's own address to every other member of its channel,
@@ -25,6 +45,7 @@ export function relayDatagram(
   packet: Buffer,
   from: RemoteInfo,
   stats: MediaRelayStats,
+  webrtc?: WebRtcOutlet,
 ): void {
   const drop = (): void => {
     stats.dropped++;
@@ -63,15 +84,7 @@ export function relayDatagram(
     return;
   }
   for (const receiver of rooms.othersOf(sender)) {
-    if (!receiver.secretKey || !receiver.mode || !receiver.address) continue;
-    const sealed = sealRtpsize(
-      receiver.mode,
-      receiver.secretKey,
-      opened.header,
-      opened.plaintext,
-      receiver.nextOutboundCounter(),
-    );
-    udp.send(sealed, receiver.address.port, receiver.address.address);
-    stats.forwarded++;
+    if (receiver.webrtc) webrtc?.fromUdp(sender, receiver, opened.header, opened.plaintext);
+    else sendSealed(udp, receiver, opened.header, opened.plaintext, stats);
   }
 }

@@ -13,6 +13,10 @@ export const VoiceOp = {
   clientsConnect: 11,
   video: 12,
   clientDisconnect: 13,
+  mediaSinkWants: 15,
+  backendVersion: 16,
+  clientFlags: 18,
+  clientPlatform: 20,
 } as const;
 
 /** Voice gateway close codes, as Discord documents them. */

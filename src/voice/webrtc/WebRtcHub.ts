@@ -1,0 +1,163 @@
+import type { Socket } from 'node:dgram';
+import { RtpHeader, RtpPacket } from 'werift';
+import type { Logger } from '../../domain/Logger.js';
+import { sendSealed, type MediaRelayStats, type WebRtcOutlet } from '../mediaRelay.js';
+import type { AnnouncedSsrcs, VoiceMediaSession } from '../VoiceMediaSession.js';
+import type { VoiceRooms } from '../VoiceRooms.js';
+import { clientOffer, MalformedFragment, type OfferedCodec } from './clientOffer.js';
+import { WebRtcPeer, type MediaKind, type WebRtcPeerOptions } from './WebRtcPeer.js';
+
+/** Discord's payload type for opus on the UDP transport. */
+const UDP_OPUS_PAYLOAD_TYPE = 120;
+const RTP_FIXED_HEADER = 12;
+
+/** What op 1 with protocol "webrtc" carries. */
+export interface WebRtcSelect {
+  readonly data: unknown;
+  readonly sdp?: string | undefined;
+  readonly codecs?: readonly OfferedCodec[] | undefined;
+}
+
+/** Op 4's body for a web client. */
+export interface WebRtcSessionDescription {
+  readonly sdp: string;
+  readonly audio_codec: 'opus';
+  readonly video_codec: string;
+}
+
+/** A plain 12-byte RTP header with Discord's opus payload type, for a UDP receiver. */
+function udpHeader(rtp: RtpPacket, ssrc: number): Buffer {
+  const header = Buffer.alloc(RTP_FIXED_HEADER);
+  header[0] = 0x80;
+  header[1] = (rtp.header.marker ? 0x80 : 0) | UDP_OPUS_PAYLOAD_TYPE;
+  header.writeUInt16BE(rtp.header.sequenceNumber & 0xffff, 2);
+  header.writeUInt32BE(rtp.header.timestamp >>> 0, 4);
+  header.writeUInt32BE(ssrc >>> 0, 8);
+  return header;
+}
+
+/** The opus payload of an opened UDP packet: the encrypted header-extension body (rtpsize) is dropped. */
+function payloadOf(header: Uint8Array, plaintext: Uint8Array): Uint8Array | undefined {
+  const first = header[0] ?? 0;
+  if ((first & 0x10) === 0) return plaintext;
+  const words = ((header[header.length - 2] ?? 0) << 8) | (header[header.length - 1] ?? 0);
+  return plaintext.length < words * 4 ? undefined : plaintext.subarray(words * 4);
+}
+
+/**
+ * The WebRTC side of the voice service: answers web clients' op 1 with a werift peer each, listens to the ssrcs
+ * they announce, and forwards between peers (audio, and video of the same codec) and between peers and UDP
+ * clients (opus re-framed: PT 120 and the web client's announced ssrc one way, the receiver's payload type the
+ * other). Members share rooms whatever their transport.
+ */
+export class WebRtcHub implements WebRtcOutlet {
+  constructor(
+    private readonly rooms: VoiceRooms,
+    private readonly udp: Socket,
+    private readonly stats: MediaRelayStats,
+    private readonly options: WebRtcPeerOptions,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Answers a web client's op 1: its fragment becomes a werift offer, the peer answers, and op 4's template is
+   * returned. A malformed fragment throws MalformedFragment (close 4002); a previous peer of the member is closed.
+   */
+  async select(member: VoiceMediaSession, body: WebRtcSelect): Promise<WebRtcSessionDescription> {
+    const fragment = typeof body.data === 'string' ? body.data : body.sdp;
+    if (fragment === undefined) throw new MalformedFragment('webrtc needs an SDP fragment in data or sdp');
+    const offer = clientOffer(fragment, body.codecs);
+    let answered: { peer: WebRtcPeer; sdp: string };
+    try {
+      answered = await WebRtcPeer.answer(offer, this.options);
+    } catch (error) {
+      this.log.info('voice_webrtc_offer_refused', { reason: (error as Error).message });
+      throw new MalformedFragment('the fragment does not make an offer');
+    }
+    const { peer, sdp } = answered;
+    if (!this.rooms.bySsrcOf(member.ssrc)) {
+      await peer.close(); // the member left while its answer was made
+      throw new MalformedFragment('the session ended');
+    }
+    const previous = member.webrtc;
+    member.webrtc = peer;
+    member.mode = undefined;
+    member.secretKey = undefined;
+    void previous?.close();
+    peer.onPictureLoss(() => {
+      this.requestKeyframe(member);
+    });
+    this.listen(member);
+    return { sdp, audio_codec: 'opus', video_codec: peer.codecs.video?.name ?? 'VP8' };
+  }
+
+  /** Records ssrcs a member announced (op 5, op 12) and, for a web client, starts receiving those streams. */
+  announce(member: VoiceMediaSession, ssrcs: AnnouncedSsrcs): void {
+    const positive = (value: number | undefined): number | undefined =>
+      value !== undefined && value > 0 ? value : undefined;
+    const audio = positive(ssrcs.audio);
+    const video = positive(ssrcs.video);
+    if (audio !== undefined) member.announced.audio = audio;
+    if (video !== undefined) {
+      member.announced.video = video;
+      member.announced.rtx = positive(ssrcs.rtx);
+    }
+    this.listen(member);
+  }
+
+  /** UDP client → web client: the opened opus payload as an RTP packet for the receiver's audio sender. */
+  fromUdp(sender: VoiceMediaSession, receiver: VoiceMediaSession, header: Uint8Array, plaintext: Uint8Array): void {
+    const peer = receiver.webrtc;
+    const payload = payloadOf(header, plaintext);
+    if (!peer || !payload || header.length < RTP_FIXED_HEADER) return;
+    const view = Buffer.from(header.buffer, header.byteOffset, header.length);
+    const rtpHeader = new RtpHeader({
+      payloadType: peer.codecs.audio.payloadType,
+      marker: ((header[1] ?? 0) & 0x80) !== 0,
+      sequenceNumber: view.readUInt16BE(2),
+      timestamp: view.readUInt32BE(4),
+      ssrc: sender.ssrc,
+    });
+    peer.send('audio', new RtpPacket(rtpHeader, Buffer.from(payload)), sender.ssrc);
+    this.stats.forwarded++;
+  }
+
+  private listen(member: VoiceMediaSession): void {
+    const peer = member.webrtc;
+    if (!peer) return;
+    const { audio, video, rtx } = member.announced;
+    if (audio !== undefined) {
+      peer.listen('audio', audio, undefined, (rtp) => {
+        this.fromBrowser(member, 'audio', rtp);
+      });
+    }
+    if (video !== undefined) {
+      peer.listen('video', video, rtx, (rtp) => {
+        this.fromBrowser(member, 'video', rtp);
+      });
+    }
+  }
+
+  /** Web client → everyone else in its room: peers get the packet through their sender, UDP clients get opus. */
+  private fromBrowser(sender: VoiceMediaSession, kind: MediaKind, rtp: RtpPacket): void {
+    for (const receiver of this.rooms.othersOf(sender)) {
+      const peer = receiver.webrtc;
+      if (peer) {
+        if (kind === 'video' && peer.codecs.video?.name !== sender.webrtc?.codecs.video?.name) continue;
+        peer.send(kind, rtp.clone(), sender.ssrc);
+        this.stats.forwarded++;
+      } else if (kind === 'audio') {
+        // Header extensions (audio level, mid, transport-cc) are the browser's business: stripped here.
+        sendSealed(this.udp, receiver, udpHeader(rtp, sender.announced.audio ?? sender.ssrc), rtp.payload, this.stats);
+      }
+    }
+  }
+
+  /** A receiver lost video: the publisher it hears is asked for a keyframe (PLI relayed). */
+  private requestKeyframe(receiver: VoiceMediaSession): void {
+    const source = receiver.webrtc?.videoSource();
+    const publisher = source === undefined ? undefined : this.rooms.bySsrcOf(source);
+    const mediaSsrc = publisher?.announced.video;
+    if (publisher?.webrtc && mediaSsrc !== undefined) publisher.webrtc.requestKeyframe(mediaSsrc);
+  }
+}

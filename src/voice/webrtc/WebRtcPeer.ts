@@ -1,0 +1,186 @@
+import {
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RTCRtpCodingParameters,
+  RTCRtpRtxParameters,
+  useFIR,
+  useNACK,
+  usePLI,
+  useSdesMid,
+  type RTCRtpTransceiver,
+  type RtpPacket,
+} from 'werift';
+import type { ClientOffer, NegotiatedCodecs } from './clientOffer.js';
+import { serverSdpTemplate } from './serverSdpTemplate.js';
+
+/** Audio or video: the two m-lines a web client's peer connection has here. */
+export type MediaKind = 'audio' | 'video';
+
+/** Where a peer's ICE-lite transport listens. */
+export interface WebRtcPeerOptions {
+  /** The address browsers send media to: the one host candidate in op 4's template. */
+  readonly publicHost: string;
+  /** UDP ports the peer connection may bind ([min, max]); undefined for an ephemeral port. */
+  readonly portRange: readonly [number, number] | undefined;
+}
+
+/** werift's router, which it keeps private: the only way to receive RTP whose ssrc the SDP did not name. */
+interface RtpRouterAccess {
+  readonly router: {
+    registerRtpReceiverBySsrc(
+      transceiver: RTCRtpTransceiver,
+      params: { codecs: RTCRtpCodecParameters[]; encodings: RTCRtpCodingParameters[]; headerExtensions: unknown[] },
+    ): void;
+  };
+}
+
+/** How long ICE gathering of an ICE-lite answer may take before op 4 is answered without it. */
+const GATHER_TIMEOUT_MS = 5_000;
+
+function localCodecs(codecs: NegotiatedCodecs): { audio: RTCRtpCodecParameters[]; video: RTCRtpCodecParameters[] } {
+  const audio = [
+    new RTCRtpCodecParameters({
+      mimeType: 'audio/opus',
+      clockRate: 48_000,
+      channels: 2,
+      payloadType: codecs.audio.payloadType,
+    }),
+  ];
+  const { video: chosen } = codecs;
+  if (!chosen) return { audio, video: [] };
+  const video = [
+    new RTCRtpCodecParameters({
+      mimeType: `video/${chosen.name}`,
+      clockRate: 90_000,
+      payloadType: chosen.payloadType,
+      rtcpFeedback: [useNACK(), usePLI(), useFIR()],
+    }),
+  ];
+  if (chosen.rtxPayloadType !== undefined) {
+    // werift keeps a remote rtx codec only when the local one names the same apt.
+    const parameters = `apt=${chosen.payloadType}`;
+    video.push(new RTCRtpCodecParameters({ mimeType: 'video/rtx', clockRate: 90_000, parameters }));
+  }
+  return { audio, video };
+}
+
+/**
+ * One web client's werift peer connection: ICE-lite on one host candidate, DTLS server (Discord's web client
+ * answers for the server with `a=setup:passive`), one audio and at most one video sender. Everything this member
+ * hears leaves through those senders, so each receiver sees one ssrc per kind whoever speaks (werift rewrites the
+ * ssrc, payload type, sequence and timestamp of what it sends).
+ */
+export class WebRtcPeer {
+  private readonly listened = new Set<number>();
+  private readonly lastSource = new Map<MediaKind, number>();
+  private closed = false;
+
+  private constructor(
+    private readonly pc: RTCPeerConnection,
+    private readonly audio: RTCRtpTransceiver,
+    private readonly video: RTCRtpTransceiver | undefined,
+    readonly codecs: NegotiatedCodecs,
+    /** The UDP port of the announced candidate (closed when the peer is). */
+    readonly port: number,
+  ) {}
+
+  /** Answers a client offer: the peer and the SDP template op 4 carries. */
+  static async answer(offer: ClientOffer, options: WebRtcPeerOptions): Promise<{ peer: WebRtcPeer; sdp: string }> {
+    const pc = new RTCPeerConnection({
+      iceLite: true,
+      iceUseIpv6: false,
+      icePortRange: options.portRange ? [options.portRange[0], options.portRange[1]] : undefined,
+      iceAdditionalHostAddresses: [options.publicHost],
+      codecs: localCodecs(offer.codecs),
+      headerExtensions: { audio: [useSdesMid()], video: [useSdesMid()] },
+    });
+    try {
+      const audio = pc.addTransceiver('audio', { direction: 'sendrecv' });
+      const video = offer.codecs.video ? pc.addTransceiver('video', { direction: 'sendrecv' }) : undefined;
+      await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
+      for (const transceiver of pc.getTransceivers()) transceiver.dtlsTransport.role = 'server';
+      await pc.setLocalDescription(await pc.createAnswer());
+      if (pc.iceGatheringState !== 'complete') {
+        await pc.iceGatheringStateChange.watch((state) => state === 'complete', GATHER_TIMEOUT_MS).catch(() => {});
+      }
+      const template = serverSdpTemplate(pc.localDescription?.sdp ?? '', options.publicHost);
+      return { peer: new WebRtcPeer(pc, audio, video, offer.codecs, template.port), sdp: template.sdp };
+    } catch (error) {
+      await pc.close();
+      throw error;
+    }
+  }
+
+  /** The ssrc this member sees for anyone's audio (werift's sender ssrc). */
+  get audioSsrc(): number {
+    return this.audio.sender.ssrc;
+  }
+
+  /** The ssrc (and rtx ssrc) this member sees for anyone's video, when video was negotiated. */
+  get videoSsrcs(): { ssrc: number; rtx: number } | undefined {
+    return this.video && { ssrc: this.video.sender.ssrc, rtx: this.video.sender.rtxSsrc };
+  }
+
+  /**
+   * Receives RTP with an ssrc the client announced (op 5, op 12): werift routes by signalled ssrc only, and the
+   * fragment signals none. Each packet of a listened stream reaches `onRtp`.
+   */
+  listen(kind: MediaKind, ssrc: number, rtxSsrc: number | undefined, onRtp: (rtp: RtpPacket) => void): void {
+    const transceiver = kind === 'audio' ? this.audio : this.video;
+    if (this.closed || !transceiver || this.listened.has(ssrc) || transceiver.codecs.length === 0) return;
+    this.listened.add(ssrc);
+    const primary = transceiver.codecs[0] as RTCRtpCodecParameters;
+    const encoding = new RTCRtpCodingParameters({
+      ssrc,
+      payloadType: primary.payloadType,
+      ...(rtxSsrc === undefined ? {} : { rtx: new RTCRtpRtxParameters({ ssrc: rtxSsrc }) }),
+    });
+    const params = {
+      codecs: transceiver.codecs,
+      encodings: [encoding],
+      headerExtensions: transceiver.headerExtensions,
+    };
+    transceiver.receiver.prepareReceive(params);
+    (this.pc as unknown as RtpRouterAccess).router.registerRtpReceiverBySsrc(transceiver, params);
+    const track = transceiver.receiver.tracks.find((candidate) => candidate.ssrc === ssrc);
+    track?.onReceiveRtp.subscribe((rtp) => {
+      onRtp(rtp);
+    });
+  }
+
+  /**
+   * Sends one packet from a source (a member's ssrc) to this member. When the source changes, werift's sender
+   * re-bases sequence and timestamp so the receiver's jitter buffer sees one continuous stream.
+   */
+  send(kind: MediaKind, rtp: RtpPacket, source: number): void {
+    const transceiver = kind === 'audio' ? this.audio : this.video;
+    if (this.closed || !transceiver) return;
+    if (this.lastSource.get(kind) !== source) {
+      if (this.lastSource.has(kind)) transceiver.sender.replaceRTP(rtp.header, true);
+      this.lastSource.set(kind, source);
+    }
+    transceiver.sender.sendRtp(rtp).catch(() => {});
+  }
+
+  /** The source whose video this member saw last (the one a keyframe request is for). */
+  videoSource(): number | undefined {
+    return this.lastSource.get('video');
+  }
+
+  /** Calls back when this member asks for a keyframe of the video it receives (PLI). */
+  onPictureLoss(handler: () => void): void {
+    this.video?.sender.onPictureLossIndication.subscribe(handler);
+  }
+
+  /** Asks this member's browser for a keyframe of a video stream it publishes. */
+  requestKeyframe(mediaSsrc: number): void {
+    if (!this.closed) this.video?.receiver.sendRtcpPLI(mediaSsrc).catch(() => {});
+  }
+
+  /** Closes the peer connection and its UDP sockets. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pc.close();
+  }
+}

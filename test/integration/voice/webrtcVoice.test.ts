@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { createLogger } from '../../../src/domain/Logger.js';
+import { systemClock } from '../../../src/domain/Clock.js';
+import { issueVoiceToken, newVoiceNonce, verifyVoiceToken } from '../../../src/domain/voiceToken.js';
+import { startVoiceServer, type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
+import { voiceTlsMaterial } from '../../../src/voice/voiceTls.js';
+import { VoiceEncryptionMode } from '../../../src/voice/voiceProtocol.js';
+import { RawVoiceClient } from './rawVoiceClient.js';
+import { readTemplate } from './webrtcSignalling.js';
+import { WebRtcVoiceClient } from './webrtcVoiceClient.js';
+
+const SECRET = 'webrtc-test-secret';
+const GUILD = '100000000000000001';
+let channel = 300000000000000000n;
+let userCounter = 400000000000000000n;
+let sessionCounter = 0;
+
+/** A fresh user's Identify for the current test's channel, with a token as VOICE_SERVER_UPDATE would carry. */
+function identifyFor(): Record<string, unknown> {
+  const userId = String((userCounter += 1n));
+  const sessionId = `webrtc-session${(sessionCounter += 1)}`;
+  const claims = { userId, sessionId, guildId: GUILD, channelId: String(channel), nonce: newVoiceNonce() };
+  const token = issueVoiceToken(SECRET, claims, Date.now());
+  return { server_id: GUILD, user_id: userId, session_id: sessionId, token, max_dave_protocol_version: 0 };
+}
+
+/** Whether a UDP port on loopback can be bound again (the peer connection that held it released it). */
+async function portIsFree(port: number): Promise<boolean> {
+  const socket = createSocket('udp4');
+  try {
+    socket.bind(port, '127.0.0.1');
+    await once(socket, 'listening');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    socket.close();
+  }
+}
+
+describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', function () {
+  let server: RunningVoiceServer;
+  const closers: (() => Promise<void>)[] = [];
+
+  before(async () => {
+    server = await startVoiceServer({
+      host: '127.0.0.1',
+      port: 0,
+      publicHost: '127.0.0.1',
+      tls: await voiceTlsMaterial({ certPath: '', keyPath: '' }, '127.0.0.1'),
+      heartbeatIntervalMs: 41_250,
+      clock: systemClock,
+      log: createLogger('silent'),
+      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
+    });
+  });
+  beforeEach(() => {
+    channel += 1n;
+  });
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  async function webClient(): Promise<WebRtcVoiceClient> {
+    const client = await WebRtcVoiceClient.connect(`wss://${server.endpoint}/?v=8`, server.tls.cert);
+    closers.push(() => client.close());
+    return client;
+  }
+
+  async function rawClient(): Promise<RawVoiceClient> {
+    const client = await RawVoiceClient.connect(`wss://${server.endpoint}/?v=8`, server.tls.cert);
+    closers.push(() => client.close());
+    return client;
+  }
+
+  it('answers op 1 webrtc with an SDP template of one host candidate and a DTLS fingerprint, and connects', async () => {
+    const web = await webClient();
+    const description = await web.join(identifyFor());
+    const d = description.d as Record<string, unknown>;
+    assert.equal(d['audio_codec'], 'opus');
+    assert.equal(typeof d['media_session_id'], 'string');
+    assert.equal(d['secret_key'], undefined);
+    const template = readTemplate(d['sdp'] as string);
+    assert.equal(template.address, '127.0.0.1');
+    assert.match(template.candidate, /^1 1 UDP \d+ 127\.0\.0\.1 \d+ typ host$/);
+    assert.match(template.fingerprint, /^sha-256 ([0-9A-F]{2}:)+[0-9A-F]{2}$/);
+    assert.equal(web.pc.connectionState, 'connected');
+    web.voice.send(16, {});
+    assert.deepEqual(Object.keys((await web.voice.nextOf(16)).d as object).sort(), ['rtc_worker', 'voice']);
+  });
+
+  it('a UDP client hears a web client, and the web client hears the UDP client, payloads intact', async () => {
+    const web = await webClient();
+    await web.join(identifyFor());
+    const raw = await rawClient();
+    await raw.join(identifyFor(), VoiceEncryptionMode.aesGcm);
+    web.speak();
+    const speaking = await raw.nextOf(5);
+    assert.equal((speaking.d as { ssrc: number }).ssrc, web.ssrc, 'the UDP client is told the browser ssrc');
+
+    const frames = Array.from({ length: 50 }, () => randomBytes(60));
+    for (const frame of frames) await web.sendOpus(frame);
+    let heard = 0;
+    for (let i = 0; i < frames.length; i++) {
+      const packet = await Promise.race([
+        raw.receiveAudio(),
+        new Promise<undefined>((resolve) => setTimeout(resolve, 2_000, undefined)),
+      ]);
+      if (!packet) break;
+      assert.equal(packet.ssrc, web.ssrc);
+      if (frames.some((frame) => frame.equals(packet.payload))) heard++;
+    }
+    assert.ok(heard >= 45, `the UDP client heard ${heard} of 50 frames`);
+
+    raw.send(5, { speaking: 1, delay: 0, ssrc: raw.ssrc });
+    const back = Array.from({ length: 50 }, () => randomBytes(60));
+    const port = server.port;
+    for (const frame of back) {
+      raw.sendAudio(frame, port);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const received = await web.receivedAtLeast(45, 5_000);
+    const intact = received.filter((rtp) => back.some((frame) => frame.equals(rtp.payload))).length;
+    assert.ok(intact >= 45, `the web client heard ${intact} of 50 frames`);
+  });
+
+  it("closes a vanished web client's peer connection (heartbeats lapsed) and frees its UDP port", async () => {
+    const quick = await startVoiceServer({
+      host: '127.0.0.1',
+      port: 0,
+      publicHost: '127.0.0.1',
+      tls: server.tls,
+      heartbeatIntervalMs: 1_500,
+      clock: systemClock,
+      log: createLogger('silent'),
+      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
+    });
+    closers.push(() => quick.close());
+    const web = await WebRtcVoiceClient.connect(`wss://${quick.endpoint}/?v=8`, quick.tls.cert);
+    closers.push(() => web.close());
+    const description = await web.join(identifyFor());
+    const { port } = readTemplate((description.d as { sdp: string }).sdp);
+    assert.equal(await portIsFree(port), false, 'the peer holds its port while the member is in');
+    assert.equal((await web.voice.closed).code, 4009, 'a client that sends no heartbeat is dropped');
+    let free = await portIsFree(port);
+    for (let attempt = 0; !free && attempt < 50; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // pc.close() releases its socket asynchronously
+      free = await portIsFree(port);
+    }
+    assert.ok(free, `port ${port} is released`);
+  });
+});
