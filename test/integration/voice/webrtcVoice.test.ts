@@ -130,6 +130,49 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     assert.ok(intact >= 45, `the web client heard ${intact} of 50 frames`);
   });
 
+  it('refuses a webrtc select before identify (4003), an oversized SDP (4002) and a garbage fragment (4002)', async () => {
+    const early = await rawClient();
+    await early.nextOf(8);
+    early.send(1, { protocol: 'webrtc', data: 'a=ice-ufrag:abcd', codecs: [] });
+    assert.equal((await early.closed).code, 4003);
+
+    const oversized = await rawClient();
+    await oversized.nextOf(8);
+    oversized.send(0, identifyFor());
+    await oversized.nextOf(2);
+    oversized.send(1, { protocol: 'webrtc', data: `a=ice-ufrag:abcd\n${'a=x'.repeat(6_000)}` });
+    assert.equal((await oversized.closed).code, 4002);
+
+    const garbage = await rawClient();
+    await garbage.nextOf(8);
+    garbage.send(0, identifyFor());
+    await garbage.nextOf(2);
+    garbage.send(1, { protocol: 'webrtc', data: 'm=audio\r\n\u0000not sdp at all\na=fingerprint:md5 zz', sdp: 'x' });
+    assert.equal((await garbage.closed).code, 4002);
+  });
+
+  it("drops garbage datagrams sent to a web client's port and keeps forwarding between web clients", async () => {
+    const speaker = await webClient();
+    const description = await speaker.join(identifyFor());
+    const listener = await webClient();
+    await listener.join(identifyFor());
+    const { port } = readTemplate((description.d as { sdp: string }).sdp);
+    const attacker = createSocket('udp4');
+    const junk = [Buffer.alloc(0), randomBytes(3), Buffer.from([0x80, 0x6f, 0, 1]), randomBytes(1_200)];
+    junk.push(Buffer.concat([Buffer.from([0x80, 0xc8]), randomBytes(30)])); // RTCP-shaped
+    for (const datagram of junk) attacker.send(datagram, port, '127.0.0.1');
+    attacker.close();
+    speaker.speak();
+    const frames = Array.from({ length: 50 }, () => randomBytes(80));
+    for (const frame of frames) {
+      await speaker.sendOpus(frame);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const received = await listener.receivedAtLeast(50, 5_000);
+    const intact = received.filter((rtp) => frames.some((frame) => frame.equals(rtp.payload))).length;
+    assert.ok(intact >= 45, `the listener got ${intact} of 50 frames`);
+  });
+
   it("closes a vanished web client's peer connection (heartbeats lapsed) and frees its UDP port", async () => {
     const quick = await startVoiceServer({
       host: '127.0.0.1',
