@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,10 +42,40 @@ async function waitForPing(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`server at ${url} did not answer within 60 s`);
 }
 
-/** Starts an embedded Chorus node on a free port with rate limits lifted (the bench measures capacity). */
-export async function startChorus(port: number, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+/** How a Chorus node is run: `compiled` as `npm start` runs it (dist/), `tsx` from the TypeScript sources. */
+export type ChorusEntry = 'compiled' | 'tsx';
+
+/** Node's arguments for a Chorus node run the `entry` way (cwd: the repository root). */
+export function chorusArgs(entry: ChorusEntry): string[] {
+  return entry === 'compiled' ? ['--enable-source-maps', 'dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+}
+
+let built: Promise<void> | undefined;
+
+/** Compiles dist/ when it is missing or stale (scripts/build.mjs --if-stale), once per bench process. */
+export function ensureBuilt(): Promise<void> {
+  built ??= new Promise((resolve, reject) => {
+    execFile(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT }, (error, _stdout, stderr) => {
+      if (stderr.trim() !== '') process.stderr.write(stderr);
+      if (error) reject(new Error(`scripts/build.mjs failed: ${error.message}`));
+      else resolve();
+    });
+  });
+  return built;
+}
+
+/**
+ * Starts an embedded Chorus node on a free port with rate limits lifted (the bench measures capacity), compiled
+ * as users run it unless `entry` says otherwise.
+ */
+export async function startChorus(
+  port: number,
+  extraEnv: Record<string, string> = {},
+  entry: ChorusEntry = 'compiled',
+): Promise<ServerProcess> {
+  if (entry === 'compiled') await ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, chorusArgs(entry), {
     cwd: ROOT,
     env: {
       ...process.env,

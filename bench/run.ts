@@ -1,6 +1,8 @@
 // `npm run bench`: Chorus beside a bare Koa/ws baseline measured in the same run (the machine is shared
-// and noisy, so only same-run ratios mean anything). Prints a table and writes bench/results.json.
+// and noisy, so only same-run ratios mean anything). Prints a table and writes bench/results.json (or --out FILE);
+// `npm run bench:compare -- before.json after.json` sets two such files side by side.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { addMembers, createWorld } from './chorusSetup.js';
 import { measureFanout, openSocket } from './fanout.js';
 import { closedLoopPosts, type LoadResult } from './httpLoad.js';
@@ -8,6 +10,7 @@ import { clusterBench } from './clusterBench.js';
 import { passiveRow } from './passiveBench.js';
 import { presenceLines, presenceRow, type PresenceRow } from './presenceBench.js';
 import { startBaseline, startChorus, type ServerProcess } from './processes.js';
+import { startupLines, startupRow } from './startupBench.js';
 import { rssBytes } from './stats.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5_000);
@@ -22,7 +25,11 @@ const PRESENCE_SECONDS = Number(process.env.BENCH_PRESENCE_SECONDS ?? 10);
 const PRESENCE_SHARE = Number(process.env.BENCH_PRESENCE_SHARE ?? 0.1);
 /** Sessions that read and time their PRESENCE_UPDATEs; the others are written to but not read (client cores). */
 const PRESENCE_SAMPLE = Number(process.env.BENCH_PRESENCE_SAMPLE ?? 100);
-const RESULTS = new URL('./results.json', import.meta.url);
+/** Starts of each way (compiled, tsx) in the start-up row. */
+const STARTUP_STARTS = Number(process.env.BENCH_STARTUP_STARTS ?? 3);
+/** `--out FILE` keeps a run apart (e.g. before.json and after.json for `npm run bench:compare`). */
+const outIndex = process.argv.indexOf('--out');
+const RESULTS = outIndex > 0 ? resolve(process.argv[outIndex + 1] ?? '') : new URL('./results.json', import.meta.url);
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
@@ -85,6 +92,9 @@ async function main(): Promise<void> {
   };
 
   const baseline = await startBaseline();
+  const startup = await startupRow(STARTUP_STARTS, baseline);
+  console.log(startupLines(startup));
+  results.startup = startup;
   const baseHttp = await httpRows(baseline, [{ path: '/channels/1/messages' }]);
   const chorus = await startChorus(Number(process.env.BENCH_PORT ?? 3901));
   const world = await createWorld(chorus.baseUrl, 10);
