@@ -1,0 +1,83 @@
+// `npx tsx bench/capacityBench.ts`: the per-node figures docs/scaling.md builds its capacity model on,
+// measured on one embedded node (one process, one event loop: what one cluster node runs on): POSTs a
+// second with the server's CPU per message, fan-out to SESSIONS sessions with the server's CPU per
+// delivered frame, and RSS per idle session. Rate limits are lifted (processes.ts). Prints one JSON line.
+import { addMembers, createWorld } from './chorusSetup.js';
+import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
+import { closedLoopPosts } from './httpLoad.js';
+import { startChorus } from './processes.js';
+import { cpuMs, rssBytes } from './stats.js';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);
+
+async function post(base: string, path: string, token: string, content: string): Promise<void> {
+  const headers = { 'content-type': 'application/json', authorization: token };
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify({ content }) });
+  if (!response.ok) throw new Error(`POST ${path} → ${response.status} ${await response.text()}`);
+}
+
+async function openAll(count: number, open: (index: number) => Promise<BenchSocket>): Promise<BenchSocket[]> {
+  const sockets: BenchSocket[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < count) sockets.push(await open(next++));
+    }),
+  );
+  return sockets;
+}
+
+const chorus = await startChorus(Number(process.env.BENCH_PORT ?? 3931));
+try {
+  const world = await createWorld(chorus.baseUrl, 10);
+  const targets = world.channelIds.map((id) => ({
+    token: world.owner.token,
+    path: `/api/v10/channels/${id}/messages`,
+  }));
+  // Writes alone: no session listens, so this is the edge + Channel actor + storage path.
+  const cpuBefore = await cpuMs(chorus.pid);
+  const load = await closedLoopPosts(chorus.baseUrl, targets, CLIENTS, DURATION_MS);
+  const cpuPerMessageMs = ((await cpuMs(chorus.pid)) - cpuBefore) / (load.perSecond * (DURATION_MS / 1000));
+
+  const members = await addMembers(chorus.baseUrl, world, SESSIONS);
+  const gatewayUrl = `${chorus.baseUrl.replace(/^http/, 'ws')}/?v=10&encoding=json`;
+  const rssBefore = await rssBytes(chorus.pid);
+  let rssAfter = 0;
+  let fanoutCpuBefore = 0;
+  const channelPath = `/api/v10/channels/${world.channelIds[0] ?? ''}/messages`;
+  const fanout = await measureFanout(
+    SESSIONS,
+    async (onMessage) => {
+      const sockets = await openAll(SESSIONS, (index) =>
+        openSocket(gatewayUrl, (members[index] ?? world.owner).token, onMessage, world.guildId),
+      );
+      rssAfter = await rssBytes(chorus.pid);
+      fanoutCpuBefore = await cpuMs(chorus.pid);
+      return sockets;
+    },
+    (content) => post(chorus.baseUrl, channelPath, world.owner.token, content),
+    MESSAGES,
+  );
+  const fanoutCpuMs = (await cpuMs(chorus.pid)) - fanoutCpuBefore;
+  console.log(
+    JSON.stringify({
+      clients: CLIENTS,
+      messagesPerSecond: Math.round(load.perSecond),
+      postP50Ms: load.p50,
+      postP99Ms: load.p99,
+      errors: load.errors,
+      cpuPerMessageMs,
+      sessions: SESSIONS,
+      fanoutP50Ms: fanout.p50,
+      fanoutP99Ms: fanout.p99,
+      missing: fanout.missing,
+      cpuPerFrameUs: (fanoutCpuMs * 1000) / Math.max(1, fanout.deliveries),
+      rssPerSessionKB: (rssAfter - rssBefore) / SESSIONS / 1024,
+    }),
+  );
+} finally {
+  await chorus.stop();
+}
