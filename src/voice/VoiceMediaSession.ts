@@ -1,3 +1,4 @@
+import type { VoiceVideoBody } from '../contract/voice.js';
 import type { VoiceEncryptionMode } from './voiceProtocol.js';
 import type { WebRtcPeer } from './webrtc/WebRtcPeer.js';
 
@@ -53,6 +54,8 @@ export class VoiceMediaSession {
   /** A web client's peer connection (protocol "webrtc"); undefined for a UDP client. */
   webrtc: WebRtcPeer | undefined;
   readonly announced: AnnouncedSsrcs = {};
+  /** The client's last op 12, told to members who join after it. */
+  lastVideo: VoiceVideoBody | undefined;
   private outboundCounter = 0;
   private seq = 0;
   private readonly replay: NumberedMessage[] = [];

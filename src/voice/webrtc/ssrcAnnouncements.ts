@@ -5,7 +5,7 @@ import { VoiceOp } from '../voiceProtocol.js';
 import { rtxSsrcSeenBy, ssrcSeenBy } from './ssrcView.js';
 
 /**
- * Tells a member who is present, one op 5 each, with the ssrcs as that member will see them: a receiver maps ssrc
+ * Tells a member who is present, one op 5 each (and their last op 12), with the ssrcs as that member will see them: a receiver maps ssrc
  * to user only through op 5, so this goes before any media reaches it.
  */
 export function tellPresent(rooms: VoiceRooms, member: VoiceMediaSession): void {
@@ -15,6 +15,7 @@ export function tellPresent(rooms: VoiceRooms, member: VoiceMediaSession): void 
       ssrc: ssrcSeenBy(member, other, 'audio'),
       speaking: other.speaking,
     });
+    if (other.lastVideo) member.sendNumbered(VoiceOp.video, videoFor(member, other, other.lastVideo));
   }
 }
 
@@ -29,21 +30,29 @@ export function relaySpeaking(rooms: VoiceRooms, member: VoiceMediaSession, spea
   }
 }
 
-/** Relays a member's op 12 (its streams) to the rest of its room with the ssrcs each receiver sees; 0 is "none". */
+/** Op 12 of a sender as one receiver must see it: the ssrcs it hears the sender under; 0 is "none". */
+function videoFor(
+  receiver: VoiceMediaSession,
+  sender: VoiceMediaSession,
+  body: VoiceVideoBody,
+): Record<string, unknown> {
+  const video = body.video_ssrc > 0 ? ssrcSeenBy(receiver, sender, 'video') : 0;
+  const rtx = body.video_ssrc > 0 ? rtxSsrcSeenBy(receiver, sender) : 0;
+  return {
+    user_id: sender.claims.userId,
+    audio_ssrc: body.audio_ssrc > 0 ? ssrcSeenBy(receiver, sender, 'audio') : 0,
+    video_ssrc: video,
+    rtx_ssrc: rtx,
+    streams: (body.streams ?? []).map((stream) => ({
+      ...stream,
+      ssrc: stream.ssrc > 0 ? video : 0,
+      rtx_ssrc: stream.rtx_ssrc > 0 ? rtx : 0,
+    })),
+  };
+}
+
+/** Relays a member's op 12 (its streams) to the rest of its room and keeps it for members who join later. */
 export function relayVideo(rooms: VoiceRooms, member: VoiceMediaSession, body: VoiceVideoBody): void {
-  for (const other of rooms.othersOf(member)) {
-    const video = body.video_ssrc > 0 ? ssrcSeenBy(other, member, 'video') : 0;
-    const rtx = body.video_ssrc > 0 ? rtxSsrcSeenBy(other, member) : 0;
-    other.sendNumbered(VoiceOp.video, {
-      user_id: member.claims.userId,
-      audio_ssrc: body.audio_ssrc > 0 ? ssrcSeenBy(other, member, 'audio') : 0,
-      video_ssrc: video,
-      rtx_ssrc: rtx,
-      streams: (body.streams ?? []).map((stream) => ({
-        ...stream,
-        ssrc: stream.ssrc > 0 ? video : 0,
-        rtx_ssrc: stream.rtx_ssrc > 0 ? rtx : 0,
-      })),
-    });
-  }
+  member.lastVideo = body;
+  for (const other of rooms.othersOf(member)) other.sendNumbered(VoiceOp.video, videoFor(other, member, body));
 }
