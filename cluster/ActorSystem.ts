@@ -106,6 +106,10 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   ownerOf(kind: ActorKind, key: string): string {
     return this.ring.ownerOf(`${kind}:${key}`);
   }
+  /** The node the ring places `ringKey` on: a key that names no actor, e.g. a voice channel's `voice:<id>`. */
+  placeOf(ringKey: string): string {
+    return this.ring.ownerOf(ringKey);
+  }
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {
     const budget = deadlineMs ?? this.options.askDeadlineMs;

@@ -5,6 +5,7 @@ import type { ActorContext } from '../runtime/ActorContext.js';
 import { dispatch, type HandlerTable } from '../runtime/commandTable.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
+import type { VoiceStateStore } from '../runtime/ports/voiceStateStore.js';
 import { GuildRuntime } from './GuildRuntime.js';
 import { GuildState } from './GuildState.js';
 import * as channels from './guildChannels.js';
@@ -25,6 +26,7 @@ import * as settings from './guildSettings.js';
 import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
 import { voiceStateChange } from './guildVoice.js';
+import { restoreVoiceStates } from './guildVoiceRestore.js';
 
 type GuildCase = NonNullable<GuildCommand['command']>;
 
@@ -131,30 +133,30 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     subscriptions: SubscriptionStore,
     blobs: BlobRemover,
     largeGuildMembers?: number,
+    voiceStates?: VoiceStateStore,
   ) {
     super();
-    this.#rt = new GuildRuntime(ctx, stores, subscriptions, blobs, largeGuildMembers);
+    this.#rt = new GuildRuntime(ctx, stores, subscriptions, blobs, largeGuildMembers, voiceStates);
   }
 
   /**
    * Loads the guild and its session subscriptions (stored, so a guild with subscribers may passivate
-   * and a guild re-activated on another node keeps fanning out). A missing guild stays unloaded, so
-   * every command but create_guild answers 404 10004.
+   * and a guild re-activated on another node keeps fanning out), then the voice states of the sessions
+   * still subscribed. A missing guild stays unloaded, so every command but create_guild answers 404 10004.
    */
   override async activate(): Promise<void> {
     const [state] = await Promise.all([GuildState.load(this.ctx.key, this.stores), this.#rt.subscriptions.load()]);
     this.#rt.setState(state);
+    await restoreVoiceStates(this.#rt);
   }
 
-  /** Tells the channels holding permission snapshots to drop them: the next activation knows no holders. */
-  override deactivate(): Promise<void> {
+  /**
+   * Tells the channels holding permission snapshots to drop them (the next activation knows no holders) and
+   * lets the voice state writes land, so the next activation reads them back.
+   */
+  override async deactivate(): Promise<void> {
     this.#rt.releaseHolders();
-    return Promise.resolve();
-  }
-
-  /** Not while members are in voice: their states live in memory only (guildVoice.ts). */
-  override canPassivate(): boolean {
-    return !this.#rt.exists || this.#rt.state.voiceStates.size === 0;
+    await this.#rt.voiceStore.flush();
   }
 
   override handle({ command }: GuildCommand): Promise<GuildReply> {

@@ -7,10 +7,12 @@ import { ActorKind } from '../runtime/ActorKind.js';
 import type { ChannelRecord } from '../runtime/ports/records.js';
 import type { Stores } from '../runtime/ports/stores.js';
 import type { SubscriptionStore } from '../runtime/ports/subscriptionStore.js';
+import type { VoiceStateStore } from '../runtime/ports/voiceStateStore.js';
 import { GuildFanout, dispatchEvent } from './GuildFanout.js';
 import type { GatedEvent } from '../../src/domain/intents.js';
 import type { GuildState } from './GuildState.js';
 import { GuildSubscriptions } from './GuildSubscriptions.js';
+import { GuildVoiceStore } from './GuildVoiceStore.js';
 import { canView } from './guildPermissions.js';
 import { channelJson } from './guildJson.js';
 
@@ -43,6 +45,8 @@ export class GuildRuntime {
   readonly fanout: GuildFanout;
   /** Subscribe and unsubscribe through this (it writes them through), never through `fanout`. */
   readonly subscriptions: GuildSubscriptions;
+  /** Where voice states are written through (guildVoice.ts changes them, activation reads them back). */
+  readonly voiceStore: GuildVoiceStore;
 
   constructor(
     readonly ctx: ActorContext,
@@ -51,6 +55,7 @@ export class GuildRuntime {
     private readonly blobs: BlobRemover,
     /** Above this many members the guild is large: passive sessions, presences to bots only (config). */
     readonly largeGuildMembers = DEFAULT_LARGE_GUILD_MEMBERS,
+    voiceStateStore?: VoiceStateStore,
   ) {
     const member = (userId: string) => this.#state?.members.get(userId);
     this.fanout = new GuildFanout(
@@ -64,6 +69,7 @@ export class GuildRuntime {
       },
     );
     this.subscriptions = new GuildSubscriptions(this.fanout, subscriptionStore, ctx.key);
+    this.voiceStore = new GuildVoiceStore(voiceStateStore, ctx.key, ctx.log);
   }
 
   /** The loaded guild; 404 10004 when it does not exist (or was deleted). */

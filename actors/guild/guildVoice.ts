@@ -7,6 +7,7 @@ import {
 } from '../../src/domain/errors.js';
 import { hasAll, Permission } from '../../src/domain/permissions.js';
 import { ActorKind } from '../runtime/ActorKind.js';
+import type { StoredVoiceState } from '../runtime/ports/voiceStateStore.js';
 import { dispatchEvent } from './GuildFanout.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { jsonReply } from './GuildRuntime.js';
@@ -18,18 +19,16 @@ import { isBotMember } from './guildPresences.js';
 
 /**
  * One member's voice connection in this guild (one per user, as on Discord: a second session joining
- * takes it over). Kept in memory only: a new activation of the guild (failover, passivation) starts
- * with none, and clients connected before it re-send op 4 when their voice connection drops.
+ * takes it over). Held in memory and written through to the voice state store (GuildVoiceStore), so a
+ * new activation of the guild (passivation, failover) restores it (guildVoiceRestore.ts).
  */
-export interface VoiceState {
-  readonly userId: string;
-  readonly sessionId: string;
-  readonly channelId: string;
-  readonly selfMute: boolean;
-  readonly selfDeaf: boolean;
-  readonly selfVideo: boolean;
-  readonly suppress: boolean;
-  readonly requestToSpeakTimestamp: string | null;
+export type VoiceState = StoredVoiceState;
+
+/** Sets a member's voice state: in memory now, in the store right after. */
+function setVoice(rt: GuildRuntime, voice: VoiceState): void {
+  const before = rt.state.voiceStates.get(voice.userId);
+  rt.state.voiceStates.set(voice.userId, voice);
+  rt.voiceStore.put(voice, before);
 }
 
 /** Channel types a voice state can point at. */
@@ -109,9 +108,13 @@ export function voiceStateChange(rt: GuildRuntime, command: VoiceStateChange): G
   const before = state.voiceStates.get(userId);
   const nothing = jsonReply({ voice_state: null, channel_changed: false });
   if (!state.members.has(userId)) return nothing;
+  // The voice service dropped a vanished client: only if its state still names that channel and session.
+  const stale = before?.channelId !== command.ifChannelId || before.sessionId !== sessionId;
+  if (command.ifChannelId !== '' && (channelId !== '' || stale)) return nothing;
   if (channelId === '') {
     if (!before) return nothing;
-    const json = leave(rt, before, sessionId);
+    // A drop by the voice service tells the holding session too (it did not ask, so sends no copy of its own).
+    const json = leave(rt, before, command.ifChannelId === '' ? sessionId : '');
     return jsonReply({ voice_state: json, channel_changed: false });
   }
   const moved = before?.channelId !== channelId;
@@ -126,7 +129,7 @@ export function voiceStateChange(rt: GuildRuntime, command: VoiceStateChange): G
     suppress: moved || !before ? suppressedIn(state, userId, channelId, rt.nowMs()) : before.suppress,
     requestToSpeakTimestamp: moved ? null : (before?.requestToSpeakTimestamp ?? null),
   };
-  state.voiceStates.set(userId, voice);
+  setVoice(rt, voice);
   const json = voiceStateJson(state, voice, channelId);
   broadcastVoiceState(rt, json, userId, sessionId);
   return jsonReply({ voice_state: json, channel_changed: moved || before?.sessionId !== sessionId });
@@ -136,6 +139,7 @@ export function voiceStateChange(rt: GuildRuntime, command: VoiceStateChange): G
 function leave(rt: GuildRuntime, voice: VoiceState, skipSessionId = ''): JsonObject {
   const state = rt.state;
   state.voiceStates.delete(voice.userId);
+  rt.voiceStore.remove(voice);
   const json = voiceStateJson(state, voice, null);
   broadcastVoiceState(rt, json, voice.userId, skipSessionId);
   return json;
@@ -195,7 +199,7 @@ export function moveMember(rt: GuildRuntime, actorId: string, userId: string, ch
     suppress: suppressedIn(state, userId, channelId, rt.nowMs()),
     requestToSpeakTimestamp: null,
   };
-  state.voiceStates.set(userId, next);
+  setVoice(rt, next);
   broadcastVoiceState(rt, voiceStateJson(state, next, channelId), userId);
   rt.ctx.tell(ActorKind.Session, voice.sessionId, {
     command: { $case: 'voiceServer', voiceServer: { guildId: state.id, channelId } },
@@ -253,6 +257,6 @@ export function updateStageVoiceState(rt: GuildRuntime, actorId: string, userId:
     next = { ...next, requestToSpeakTimestamp: new Date(Date.parse(body.request_to_speak_timestamp)).toISOString() };
   }
   if (next === voice) return;
-  state.voiceStates.set(userId, next);
+  setVoice(rt, next);
   broadcastVoiceState(rt, voiceStateJson(state, next, next.channelId), userId);
 }

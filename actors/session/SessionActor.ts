@@ -21,7 +21,7 @@ import { isOnShard } from './sessionFilters.js';
 import { dispatchFrame } from './sessionFrames.js';
 import { NO_USER_EXTRAS, userExtras } from './userExtras.js';
 import { guildCreateJson } from './userGuild.js';
-import { voiceServerAfterMove } from './sessionVoice.js';
+import { noVoiceEndpoint, voiceServerAfterMove } from './sessionVoice.js';
 
 /** Options of a Session actor: the gateway's resume settings plus what token checks and READY need. */
 export interface SessionOptions {
@@ -32,8 +32,8 @@ export interface SessionOptions {
   readonly tokenSecret: string;
   /** READY.resume_gateway_url. */
   readonly gatewayUrl: string;
-  /** VOICE_SERVER_UPDATE.endpoint: the voice service's `host:port` (unset: 127.0.0.1 and no port to reach). */
-  readonly voiceEndpoint?: string;
+  /** VOICE_SERVER_UPDATE.endpoint for a voice channel: its voice service's `host:port` (unset: 127.0.0.1:0). */
+  readonly voiceEndpointOf?: (channelId: string) => string;
 }
 
 type SessionCase = NonNullable<SessionCommand['command']>;
@@ -243,7 +243,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
       session: this.#s,
       presence: this.#presence,
       memberLists: this.#memberLists,
-      voice: { tokenSecret: this.options.tokenSecret, endpoint: this.options.voiceEndpoint ?? '127.0.0.1:0' },
+      voice: { tokenSecret: this.options.tokenSecret, endpointOf: this.options.voiceEndpointOf ?? noVoiceEndpoint },
     };
     await serve(sessionPort(parts, outbox));
     if (outbox.length > 0) await this.#s.deliver(outbox, undefined);

@@ -6,9 +6,15 @@ import type { SessionPort } from './clientOps.js';
 /** What a session needs to send VOICE_SERVER_UPDATE: the key voice tokens are signed with and where to connect. */
 export interface VoiceServerOptions {
   readonly tokenSecret: string;
-  /** `host:port` of the voice service, without a scheme (Discord's endpoint). */
-  readonly endpoint: string;
+  /**
+   * `host:port` of the voice service hosting a voice channel, without a scheme (Discord's endpoint): the node
+   * the ring places the channel on, so every member of the channel lands on the same voice server.
+   */
+  endpointOf(channelId: string): string;
 }
+
+/** The endpoint when the node names no voice service (tests of actors alone): nothing listens there. */
+export const noVoiceEndpoint = (): string => '127.0.0.1:0';
 
 /**
  * Gateway op 4: asks the guild to join, move or leave (it checks CONNECT and the user limit, and tells
@@ -30,6 +36,7 @@ export async function voiceStateUpdate(port: SessionPort, d: Record<string, unkn
         selfMute: d['self_mute'] === true,
         selfDeaf: d['self_deaf'] === true,
         selfVideo: d['self_video'] === true,
+        ifChannelId: '',
       },
     },
   });
@@ -44,7 +51,8 @@ export async function voiceStateUpdate(port: SessionPort, d: Record<string, unkn
 export function sendVoiceServer(port: SessionPort, guildId: string, channelId: string): void {
   const claims = { userId: port.userId, sessionId: port.ctx.key, guildId, channelId, nonce: newVoiceNonce() };
   const token = issueVoiceToken(port.voice.tokenSecret, claims, port.ctx.clock.now());
-  port.emit('VOICE_SERVER_UPDATE', JSON.stringify({ token, guild_id: guildId, endpoint: port.voice.endpoint }), 0);
+  const endpoint = port.voice.endpointOf(channelId);
+  port.emit('VOICE_SERVER_UPDATE', JSON.stringify({ token, guild_id: guildId, endpoint }), 0);
 }
 
 /** The Guild moved this session's user to another channel: a new VOICE_SERVER_UPDATE for it. */

@@ -10,6 +10,11 @@ export interface MemberInfo {
   readonly gatewayUrl: string;
   /** Start time (ms since the epoch), the incarnation. */
   readonly startedAt: number;
+  /**
+   * `host:port` of the node's voice service as VOICE_SERVER_UPDATE names it: any node sends a client to the
+   * voice service of the node the ring places its voice channel on. Absent in records of older nodes.
+   */
+  readonly voiceEndpoint?: string;
 }
 
 /** A membership view: the live members, sorted by id, under a version that only grows. */

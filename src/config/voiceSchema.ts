@@ -19,6 +19,14 @@ export const VoiceSchema = Type.Object({
     },
     '',
   ),
+  heartbeatIntervalMs: integer(
+    {
+      env: 'CHORUS_VOICE_HEARTBEAT_INTERVAL_MS',
+      description: "voice Hello's heartbeat_interval; a member silent for twice this long is dropped and leaves voice",
+    },
+    41_250,
+    { minimum: 100 },
+  ),
   tlsCertPath: text(
     {
       env: 'CHORUS_VOICE_TLS_CERT',

@@ -8,19 +8,21 @@ import type { SessionStore } from '../../actors/runtime/ports/sessionStore.js';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
 import type { SubscriptionStore } from '../../actors/runtime/ports/subscriptionStore.js';
 import type { UserSessionStore } from '../../actors/runtime/ports/userSessionStore.js';
+import type { VoiceStateStore } from '../../actors/runtime/ports/voiceStateStore.js';
 import { SessionActor } from '../../actors/session/SessionActor.js';
 import { UserActor } from '../../actors/user/UserActor.js';
 import type { Config } from '../config/Config.js';
 import type { BlobRemover } from '../domain/BlobStore.js';
 
 /**
- * Where gateway sessions, guild subscriptions and each user's session list live (Redis in cluster
- * mode, memory in embedded mode).
+ * Where gateway sessions, guild subscriptions, each user's session list and guilds' voice states live
+ * (Redis in cluster mode, memory in embedded mode).
  */
 export interface SessionPorts {
   readonly sessions: SessionStore;
   readonly subscriptions: SubscriptionStore;
   readonly userSessions: UserSessionStore;
+  readonly voiceStates: VoiceStateStore;
 }
 
 /**
@@ -37,7 +39,7 @@ export function actorFactory(
   gatewayUrl: string,
   sessionPorts: SessionPorts,
   blobs: BlobRemover,
-  voiceEndpoint = '',
+  voiceEndpointOf?: (channelId: string) => string,
 ): ActorFactory {
   const build = (
     kind: ActorKind,
@@ -50,7 +52,14 @@ export function actorFactory(
     let actor: Actor<never, unknown>;
     switch (kind) {
       case 'guild':
-        actor = new GuildActor(ctx, ports, live.subscriptions, blobs, config.actors.largeGuildMembers);
+        actor = new GuildActor(
+          ctx,
+          ports,
+          live.subscriptions,
+          blobs,
+          config.actors.largeGuildMembers,
+          live.voiceStates,
+        );
         break;
       case 'channel':
         actor = new ChannelActor(ctx, ports, blobs);
@@ -67,7 +76,7 @@ export function actorFactory(
       case 'session':
         actor = new SessionActor(
           ctx,
-          { ...config.gateway, tokenSecret: secret, gatewayUrl, voiceEndpoint },
+          { ...config.gateway, tokenSecret: secret, gatewayUrl, ...(voiceEndpointOf ? { voiceEndpointOf } : {}) },
           live.sessions,
         );
         break;

@@ -24,6 +24,7 @@ import type { HttpListener } from './listenHttp.js';
 import { voiceEndpoint } from './voiceEndpoint.js';
 import { metricsEndpoint, registerHealthGauge } from './nodeMetrics.js';
 import type { PromMetrics } from '../metrics/PromMetrics.js';
+import { voiceEndpointResolver } from './voicePlacement.js';
 
 /** What differs between embedded and cluster mode; everything else is assembled the same way. */
 export interface NodeBackend {
@@ -42,6 +43,8 @@ export interface NodeBackend {
   readonly health: () => Promise<HealthReport>;
   /** The node's registry (GET /metrics); undefined with CHORUS_METRICS=off. */
   readonly metrics?: PromMetrics;
+  /** The voice endpoint another member published (cluster membership); none in embedded mode. */
+  readonly voiceEndpointOfNode?: (nodeId: string) => string | undefined;
 }
 
 /** The assembled parts of a node. */
@@ -74,7 +77,11 @@ export function assembleNode(
       listener.gatewayUrl,
       backend.sessionPorts,
       backend.blobs,
-      voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
+      voiceEndpointResolver(
+        system,
+        voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
+        backend.voiceEndpointOfNode,
+      ),
     ),
     messenger: system,
     clock: systemClock,

@@ -17,11 +17,13 @@ import { RedisRateLimiter } from '../store/redis/RedisRateLimiter.js';
 import { RedisSessionStore } from '../store/redis/RedisSessionStore.js';
 import { RedisSubscriptionStore } from '../store/redis/RedisSubscriptionStore.js';
 import { RedisUserSessionStore } from '../store/redis/RedisUserSessionStore.js';
+import { RedisVoiceStateStore } from '../store/redis/RedisVoiceStateStore.js';
 import { assembleNode } from './assembleNode.js';
 import { createNodeMetrics, meterStores } from './nodeMetrics.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
 import { startNodeVoice } from './startNodeVoice.js';
 import type { RunningNode } from './RunningNode.js';
+import { voiceEndpoint } from './voiceEndpoint.js';
 
 /**
  * One node of a cluster: Cassandra for state, Redis for membership, leases and rate limits, gRPC to
@@ -46,6 +48,7 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
     sessions: new RedisSessionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
     subscriptions: new RedisSubscriptionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
     userSessions: new RedisUserSessionStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
+    voiceStates: new RedisVoiceStateStore(sessionRedis, { keyPrefix: backend.redis.keyPrefix }),
   };
   const tokenSecret = await stores.clusterSettings.tokenSecret(config.tokenSecret);
   const generatorId = await stores.clusterSettings.allocateGeneratorId();
@@ -104,19 +107,21 @@ export async function startClusterNode(config: Config, log: Logger, requestStop:
       guard: metrics ? new MeteredGuard(keeper, metrics, () => keeper.size) : keeper,
       health,
       ...(metrics ? { metrics } : {}),
+      voiceEndpointOfNode: (id) => membership.current().nodes.find((node) => node.nodeId === id)?.voiceEndpoint,
     },
     requestStop,
   );
   systemRef.current = system;
   grpc.serve(system);
   keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
-  const voice = await startNodeVoice(config, listener.port, tokenSecret, log);
+  const voice = await startNodeVoice(config, listener.port, tokenSecret, log, system);
   await membership.start({
     nodeId,
     grpcAddress: `${backend.nodeHost}:${grpc.port}`,
     httpUrl: listener.url,
     gatewayUrl: listener.gatewayUrl,
     startedAt,
+    voiceEndpoint: voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
   });
   // Placement pins (a hot guild on a chosen node) live beside membership; pub/sub brings a change at
   // once, the periodic version check only bounds a lost announcement.

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
 import { InMemoryRateLimiter } from '../http/RateLimiter.js';
+import type { StoredVoiceState } from '../../actors/runtime/ports/voiceStateStore.js';
+import { InMemorySessionIndex } from '../store/memory/InMemorySessionIndex.js';
 import { InMemorySessionStore } from '../store/memory/InMemorySessionStore.js';
 import { InMemorySubscriptionStore } from '../store/memory/InMemorySubscriptionStore.js';
 import { InMemoryUserSessionStore } from '../store/memory/InMemoryUserSessionStore.js';
@@ -52,6 +54,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
         sessions: new InMemorySessionStore(),
         subscriptions: new InMemorySubscriptionStore(),
         userSessions: new InMemoryUserSessionStore(),
+        voiceStates: new InMemorySessionIndex<StoredVoiceState>(),
       },
       tokenSecret,
       generatorId: 0,
@@ -61,7 +64,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     },
     requestStop,
   );
-  const voice = await startNodeVoice(config, listener.port, tokenSecret, log);
+  const voice = await startNodeVoice(config, listener.port, tokenSecret, log, system);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {

@@ -1,28 +1,52 @@
+import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { Config } from '../config/Config.js';
 import { systemClock } from '../domain/Clock.js';
 import type { Logger } from '../domain/Logger.js';
 import { verifyVoiceToken } from '../domain/voiceToken.js';
+import type { VoiceClaims } from '../voice/VoiceMediaSession.js';
 import { startVoiceServer, type RunningVoiceServer } from '../voice/VoiceServer.js';
 import { voiceTlsMaterial } from '../voice/voiceTls.js';
 import { voiceEndpoint } from './voiceEndpoint.js';
-
-/** Discord's voice Hello interval; @discordjs/voice heartbeats at exactly this period. */
-const VOICE_HEARTBEAT_INTERVAL_MS = 41_250;
 
 function isAddressInUse(error: unknown): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
 }
 
 /**
+ * A member the voice service dropped as vanished leaves its guild's voice channel, as if its session had sent
+ * op 4 with channel_id null, but only while the guild's state still names that channel and session (if_channel_id):
+ * a client that moved meanwhile keeps its new channel. A tell: the Guild may live on any node.
+ */
+function leaveGuildVoice(system: Pick<ActorSystem, 'tell'>, claims: VoiceClaims): void {
+  const { userId, sessionId, guildId, channelId } = claims;
+  system.tell('guild', guildId, {
+    command: {
+      $case: 'voiceStateChange',
+      voiceStateChange: {
+        userId,
+        sessionId,
+        channelId: '',
+        selfMute: false,
+        selfDeaf: false,
+        selfVideo: false,
+        ifChannelId: channelId,
+      },
+    },
+  });
+}
+
+/**
  * Starts this node's voice service on the port its VOICE_SERVER_UPDATE endpoint names, verifying tokens with the
- * node's token secret. When the port is derived (HTTP port + 1, CHORUS_VOICE_PORT unset) and taken, the node runs
- * without voice and says so; a configured port that is taken fails the start.
+ * node's token secret; members it drops as vanished leave their guild's voice state through `system`. When the
+ * port is derived (HTTP port + 1, CHORUS_VOICE_PORT unset) and taken, the node runs without voice and says so; a
+ * configured port that is taken fails the start.
  */
 export async function startNodeVoice(
   config: Config,
   httpPort: number,
   tokenSecret: string,
   log: Logger,
+  system: Pick<ActorSystem, 'tell'>,
 ): Promise<RunningVoiceServer | undefined> {
   const endpoint = voiceEndpoint(config.voice, config.http.publicUrl, httpPort);
   const separator = endpoint.lastIndexOf(':');
@@ -38,10 +62,13 @@ export async function startNodeVoice(
       port,
       publicHost,
       tls,
-      heartbeatIntervalMs: VOICE_HEARTBEAT_INTERVAL_MS,
+      heartbeatIntervalMs: config.voice.heartbeatIntervalMs,
       clock: systemClock,
       log: log.child({ service: 'voice' }),
       verifyToken: (token, nowMs) => verifyVoiceToken(tokenSecret, token, nowMs),
+      onVanished: (claims) => {
+        leaveGuildVoice(system, claims);
+      },
     });
   } catch (error) {
     if (config.voice.port !== 0 || !isAddressInUse(error)) throw error;

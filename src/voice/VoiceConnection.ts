@@ -56,6 +56,8 @@ function checked<T>(check: () => T): T {
 /** One voice WebSocket: Hello, then Identify or Resume, then the member's protocol until it closes. */
 export class VoiceConnection implements VoicePeer {
   private member: VoiceMediaSession | undefined;
+  /** This side closed the socket (a refusal, a move, a resume elsewhere): not the client leaving. */
+  private closedHere = false;
   lastHeartbeatMs: number;
 
   constructor(
@@ -71,9 +73,14 @@ export class VoiceConnection implements VoicePeer {
       // A protocol violation below JSON (a bad frame, an oversized message): ws closes the socket itself.
       context.log.info('voice_socket_error', { reason: error.message });
     });
-    socket.on('close', () => {
-      // The media session stays for a Resume until its heartbeats lapse (VoiceRooms.sweep).
-      if (this.member?.peer === this) this.member.peer = undefined;
+    socket.on('close', (code) => {
+      const member = this.member?.peer === this ? this.member : undefined;
+      if (!member) return;
+      member.peer = undefined;
+      // A client closing normally (1000, 1001) has left; any other loss keeps the media session for a Resume
+      // until its heartbeats lapse (VoiceRooms.sweep).
+      const left = !this.closedHere && (code === 1000 || code === 1001);
+      if (left) context.rooms.vanished(member, 'client left', code);
     });
     this.send({ op: VoiceOp.hello, d: { v: version, heartbeat_interval: context.heartbeatIntervalMs } });
   }
@@ -85,6 +92,7 @@ export class VoiceConnection implements VoicePeer {
 
   /** Closes the socket with a voice close code. */
   close(code: number, reason: string): void {
+    this.closedHere = true;
     if (this.member?.peer === this) this.member.peer = undefined;
     this.socket.close(code, reason);
   }

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { VoiceMediaSession } from './VoiceMediaSession.js';
+import type { VoiceClaims, VoiceMediaSession } from './VoiceMediaSession.js';
 import { VoiceOp } from './voiceProtocol.js';
 
 /** How long a used token nonce is remembered; voice tokens expire well before this. */
@@ -14,6 +14,9 @@ export class VoiceRooms {
   private readonly bySsrc = new Map<number, VoiceMediaSession>();
   private readonly bySession = new Map<string, VoiceMediaSession>();
   private readonly usedNonces = new Map<string, number>();
+
+  /** `onVanished`: told of each member dropped because its client is gone, so its guild voice state ends too. */
+  constructor(private readonly onVanished: (claims: VoiceClaims) => void = () => undefined) {}
 
   /** Marks a token nonce used; false when it already was (a replayed token). */
   claimNonce(nonce: string, nowMs: number): boolean {
@@ -86,10 +89,20 @@ export class VoiceRooms {
     for (const other of room ?? []) other.sendNumbered(VoiceOp.clientDisconnect, { user_id: member.claims.userId });
   }
 
+  /**
+   * Removes a member whose client is gone (heartbeats lapsed, or it closed its socket for good) and reports it,
+   * unlike a move or a shutdown, which end the media session while the member stays in voice.
+   */
+  vanished(member: VoiceMediaSession, reason: string, closeCode: number): void {
+    if (this.bySsrc.get(member.ssrc) !== member) return;
+    this.leave(member, reason, closeCode);
+    this.onVanished(member.claims);
+  }
+
   /** Removes members silent past the window and forgets nonces older than any live token. */
   sweep(nowMs: number, windowMs: number): void {
     for (const member of this.all()) {
-      if (nowMs - member.lastHeartbeatMs > windowMs) this.leave(member, 'heartbeat timeout', 4009);
+      if (nowMs - member.lastHeartbeatMs > windowMs) this.vanished(member, 'heartbeat timeout', 4009);
     }
     for (const [nonce, usedAt] of this.usedNonces) if (nowMs - usedAt > NONCE_MEMORY_MS) this.usedNonces.delete(nonce);
   }

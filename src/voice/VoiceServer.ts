@@ -38,6 +38,8 @@ export interface VoiceServerOptions {
   readonly clock: Clock;
   readonly log: Logger;
   verifyToken(token: string, nowMs: number): VoiceClaims | undefined;
+  /** A member dropped because its client is gone (heartbeats lapsed, socket closed for good). */
+  onVanished?(claims: VoiceClaims): void;
 }
 
 /** A listening voice service. */
@@ -131,7 +133,7 @@ async function bindPorts(host: string, port: number, tcp: TcpServer): Promise<Ud
  */
 export async function startVoiceServer(options: VoiceServerOptions): Promise<RunningVoiceServer> {
   const { log, clock, heartbeatIntervalMs } = options;
-  const rooms = new VoiceRooms();
+  const rooms = new VoiceRooms((claims) => options.onVanished?.(claims));
   const stats: MediaRelayStats = { forwarded: 0, dropped: 0 };
   const connections = new Set<VoiceConnection>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });

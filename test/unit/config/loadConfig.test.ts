@@ -41,6 +41,7 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_IDENTIFY_TIMEOUT_MS: ['0', /an integer >= 1/],
   CHORUS_VOICE_PORT: ['70000', /an integer 0-65535/],
   CHORUS_VOICE_PUBLIC_HOST: null, // any host (empty means the default)
+  CHORUS_VOICE_HEARTBEAT_INTERVAL_MS: ['50', /an integer >= 100/],
   CHORUS_VOICE_TLS_CERT: null, // a path, read at start (empty: a generated self-signed certificate)
   CHORUS_VOICE_TLS_KEY: null, // a path, read at start
   CHORUS_METRICS: ['maybe', /one of on, off/],
@@ -117,7 +118,7 @@ describe('loadConfig', () => {
         sessionStartLimit: 1_000,
         identifyTimeoutMs: 20_000,
       },
-      voice: { port: 0, publicHost: '', tlsCertPath: '', tlsKeyPath: '' },
+      voice: { port: 0, publicHost: '', heartbeatIntervalMs: 41_250, tlsCertPath: '', tlsKeyPath: '' },
       metrics: { enabled: 'on', token: '' },
       actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
       cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128 },

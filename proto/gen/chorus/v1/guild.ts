@@ -406,6 +406,12 @@ export interface VoiceStateChange {
   selfMute: boolean;
   selfDeaf: boolean;
   selfVideo: boolean;
+  /**
+   * Set by the voice service when it dropped a vanished client (heartbeats lapsed, socket closed for good):
+   * the leave applies only while the user's voice state still names this channel and session_id, so a
+   * move to another channel (or a takeover by another session) is never undone by a stale drop.
+   */
+  ifChannelId: string;
 }
 
 function createBaseGuildCommand(): GuildCommand {
@@ -7508,7 +7514,15 @@ export const MemberPresence: MessageFns<MemberPresence> = {
 };
 
 function createBaseVoiceStateChange(): VoiceStateChange {
-  return { userId: '', sessionId: '', channelId: '', selfMute: false, selfDeaf: false, selfVideo: false };
+  return {
+    userId: '',
+    sessionId: '',
+    channelId: '',
+    selfMute: false,
+    selfDeaf: false,
+    selfVideo: false,
+    ifChannelId: '',
+  };
 }
 
 export const VoiceStateChange: MessageFns<VoiceStateChange> = {
@@ -7530,6 +7544,9 @@ export const VoiceStateChange: MessageFns<VoiceStateChange> = {
     }
     if (message.selfVideo !== false) {
       writer.uint32(48).bool(message.selfVideo);
+    }
+    if (message.ifChannelId !== '') {
+      writer.uint32(58).string(message.ifChannelId);
     }
     return writer;
   },
@@ -7595,6 +7612,14 @@ export const VoiceStateChange: MessageFns<VoiceStateChange> = {
             message.selfVideo = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.ifChannelId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7639,6 +7664,11 @@ export const VoiceStateChange: MessageFns<VoiceStateChange> = {
         : isSet(object.self_video)
           ? globalThis.Boolean(object.self_video)
           : false,
+      ifChannelId: isSet(object.ifChannelId)
+        ? globalThis.String(object.ifChannelId)
+        : isSet(object.if_channel_id)
+          ? globalThis.String(object.if_channel_id)
+          : '',
     };
   },
 
@@ -7662,6 +7692,9 @@ export const VoiceStateChange: MessageFns<VoiceStateChange> = {
     if (message.selfVideo !== false) {
       obj.selfVideo = message.selfVideo;
     }
+    if (message.ifChannelId !== '') {
+      obj.ifChannelId = message.ifChannelId;
+    }
     return obj;
   },
 
@@ -7676,6 +7709,7 @@ export const VoiceStateChange: MessageFns<VoiceStateChange> = {
     message.selfMute = object.selfMute ?? false;
     message.selfDeaf = object.selfDeaf ?? false;
     message.selfVideo = object.selfVideo ?? false;
+    message.ifChannelId = object.ifChannelId ?? '';
     return message;
   },
 };
