@@ -63,6 +63,35 @@ describe('headless Chromium in a voice channel through the SFU', function () {
     await Promise.all([speaker.leave(), listener.leave()]);
   });
 
+  it('a browser decodes the VP8 camera another browser publishes, on the SSRC op 12 announced', async () => {
+    const channelId = await world.createVoiceChannel('cameras');
+    const [sender, watcher] = await Promise.all([guildMember('camera'), guildMember('watcher')]);
+    const common = {
+      gatewayUrl: world.server.gatewayUrl,
+      guildId: world.guild.id,
+      channelId,
+      voiceScheme: 'wss' as const,
+    };
+    const camera = await browserPage();
+    const screen = await browserPage();
+    const sent = await camera.join({ ...common, token: sender.token, direction: 'sendrecv', video: 'send' });
+    assert.notEqual(sent.videoSsrc, 0, 'the camera sends video with an SSRC of its own');
+    // The watcher joins after the camera's op 12: the server tells a newcomer the video already present.
+    await screen.join({ ...common, token: watcher.token, direction: 'recvonly', video: 'recv' });
+
+    const seen = await screen.waitFor(
+      'the watcher to decode the camera',
+      (status) => (status.stats?.video ?? []).some((stream) => stream.framesDecoded > 10),
+      15_000,
+    );
+    const decoded = seen.stats?.video.find((stream) => stream.framesDecoded > 10);
+    assert.equal(decoded?.frameWidth, 320);
+    const announced = Object.values(seen.remotes ?? {}).find((remote) => remote.rtxSsrc !== undefined);
+    assert.equal(announced?.userId, sent.userId);
+    assert.equal(decoded?.ssrc, announced?.ssrc);
+    await Promise.all([camera.leave(), screen.leave()]);
+  });
+
   it('a UDP bot hears a browser and the browser hears the bot, through the PT and SSRC translation (T3)', async () => {
     const channelId = await world.createVoiceChannel('mixed');
     const [person, botUser] = await Promise.all([guildMember('person'), guildMember('bot')]);

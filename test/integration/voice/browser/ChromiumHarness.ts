@@ -28,7 +28,7 @@ const CHROMIUM_ARGS = [
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** The page's files, served by name only (nothing else on disk is reachable). */
-const SCRIPTS = ['voicePage.mjs', 'webClientSdp.mjs'];
+const SCRIPTS = ['voicePage.mjs', 'pageSignalling.mjs', 'webClientSdp.mjs'];
 const INDEX =
   '<!doctype html><html><head><meta charset="utf-8"><title>chorus voice</title>' +
   '<script type="module" src="/voicePage.mjs"></script></head><body>chorus voice test page</body></html>';

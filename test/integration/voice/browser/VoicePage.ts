@@ -10,6 +10,8 @@ export interface VoicePageJoin {
   readonly direction: 'sendrecv' | 'sendonly' | 'recvonly';
   /** The web client uses wss://; Spacebar's Fermi uses ws:// (the voice port serves both). */
   readonly voiceScheme: 'wss' | 'ws';
+  /** A video transceiver too, as the web client has: `send` publishes a 15 fps canvas, `recv` only watches. */
+  readonly video?: 'send' | 'recv';
 }
 
 /** What the page reports once its op 4 answer is applied. */
@@ -19,6 +21,8 @@ export interface VoicePageJoined {
   readonly readySsrc: number;
   /** The SSRC the browser sends audio with (its local a=ssrc), 0 when it only listens. */
   readonly audioSsrc: number;
+  /** The SSRC of its VP8 video, 0 when it sends none. */
+  readonly videoSsrc: number;
 }
 
 /** The page's measurements, sampled every 100 ms (stats) and 50 ms (loudness of the remote track). */
@@ -27,10 +31,13 @@ export interface VoicePageStatus {
   readonly stats?: {
     readonly inbound: { ssrc: number; packetsReceived: number; mid?: string }[];
     readonly outbound: { ssrc: number; packetsSent: number }[];
-    readonly pair?: string;
+    readonly video: { ssrc: number; packetsReceived: number; framesDecoded: number; frameWidth?: number }[];
+    readonly pairs?: string[];
+    readonly dtls?: string;
   };
   readonly rms?: { last: number; max: number };
-  readonly remotes?: Record<string, { userId: string; ssrc: number }>;
+  /** Per receiving section (mid): the remote user and the SSRCs op 5 / op 12 named for it. */
+  readonly remotes?: Record<string, { userId: string; ssrc: number; rtxSsrc?: number }>;
   readonly audioSsrc?: number;
   readonly errors: string[];
   readonly log: unknown[];

@@ -3,87 +3,16 @@
 // op 1 "webrtc" with the SDP fragment and codecs, op 4's template turned into the remote answer, op 12 and op 5 with
 // the browser's own SSRCs) and a remote a=ssrc added by renegotiating when op 5 / op 12 name another user's SSRC.
 // The page exposes window.chorus for the test: join(), status() and leave().
-/* global window, performance, WebSocket, RTCPeerConnection, MediaStream, AudioContext, Audio, crypto, setInterval, clearInterval */
-import { payloadTypeOf, parseServerSdp, sdpFragment, sendingSsrcOf, synthesizeAnswer } from './webClientSdp.mjs';
-
-const LOG_LIMIT = 300;
-const log = [];
-const errors = [];
-
-function record(entry) {
-  log.push({ at: Math.round(performance.now()), ...entry });
-  if (log.length > LOG_LIMIT) log.shift();
-}
-
-/** A WebSocket whose JSON messages can be awaited by predicate (each message is seen by every waiter). */
-function jsonSocket(url, name, onMessage) {
-  const ws = new WebSocket(url);
-  const waiters = [];
-  const seen = [];
-  const closed = new Promise((resolve) => {
-    ws.addEventListener('close', (event) => {
-      record({ socket: name, closed: event.code, reason: event.reason });
-      resolve(event);
-    });
-  });
-  ws.addEventListener('message', (event) => {
-    const message = JSON.parse(event.data);
-    seen.push(message);
-    onMessage(message);
-    for (const waiter of [...waiters]) {
-      if (waiter.match(message)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(message);
-      }
-    }
-  });
-  const opened = new Promise((resolve, reject) => {
-    ws.addEventListener('open', () => resolve());
-    ws.addEventListener('error', () => reject(new Error(`${name} socket failed to open: ${url}`)));
-  });
-  return {
-    ws,
-    opened,
-    closed,
-    send(op, d) {
-      record({ socket: name, sent: op, d: op === 2 || op === 0 ? '(identify)' : d });
-      ws.send(JSON.stringify({ op, d }));
-    },
-    /** The first message (already seen or yet to come) that matches; rejects if the socket closes first. */
-    wait(match, what) {
-      const found = seen.find(match);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        waiters.push({ match, resolve });
-        void closed.then((event) => reject(new Error(`${name} closed ${event.code} "${event.reason}" before ${what}`)));
-      });
-    },
-  };
-}
-
-/** Joins the voice channel over the main gateway: READY, op 4, then VOICE_STATE_UPDATE and VOICE_SERVER_UPDATE. */
-async function joinOverGateway({ gatewayUrl, token, guildId, channelId }) {
-  let lastSeq = null;
-  let heartbeat;
-  const gateway = jsonSocket(`${gatewayUrl}/?v=10&encoding=json`, 'gateway', (message) => {
-    if (typeof message.s === 'number') lastSeq = message.s;
-    if (message.op === 10) {
-      heartbeat = setInterval(() => gateway.send(1, lastSeq), message.d.heartbeat_interval);
-    }
-  });
-  await gateway.opened;
-  await gateway.wait((m) => m.op === 10, 'Hello');
-  gateway.send(2, { token, properties: { os: 'Linux', browser: 'Chrome', device: '' } });
-  const ready = await gateway.wait((m) => m.t === 'READY', 'READY');
-  const userId = ready.d.user.id;
-  gateway.send(4, { guild_id: guildId, channel_id: channelId, self_mute: false, self_deaf: false, self_video: false });
-  const state = await gateway.wait(
-    (m) => m.t === 'VOICE_STATE_UPDATE' && m.d.user_id === userId && m.d.channel_id === channelId,
-    'VOICE_STATE_UPDATE',
-  );
-  const server = await gateway.wait((m) => m.t === 'VOICE_SERVER_UPDATE', 'VOICE_SERVER_UPDATE');
-  return { gateway, heartbeat, userId, sessionId: state.d.session_id, voice: server.d };
-}
+/* global window, document, RTCPeerConnection, MediaStream, AudioContext, Audio, crypto, setInterval, clearInterval */
+import {
+  parseServerSdp,
+  payloadTypeOf,
+  rtxPayloadTypeOf,
+  sdpFragment,
+  sendingSsrcsOf,
+  synthesizeAnswer,
+} from './webClientSdp.mjs';
+import { errors, joinOverGateway, jsonSocket, log, record } from './pageSignalling.mjs';
 
 /** One call: the main gateway session, the voice socket, the peer connection and what the test measures. */
 class VoiceCall {
@@ -127,28 +56,43 @@ class VoiceCall {
     const track = direction === 'recvonly' ? 'audio' : this.toneTrack();
     this.transceiver = this.pc.addTransceiver(track, { direction });
     this.listen(this.transceiver.receiver.track);
+    if (this.options.video === 'send') this.videoTransceiver = this.pc.addTransceiver(this.cameraTrack());
+    if (this.options.video === 'recv')
+      this.videoTransceiver = this.pc.addTransceiver('video', { direction: 'recvonly' });
     const offer = await this.pc.createOffer();
     await this.pc.setLocalDescription(offer);
     const fragment = sdpFragment(offer.sdp);
-    const opus = payloadTypeOf(offer.sdp, 'opus');
+    const codecs = [{ name: 'opus', type: 'audio', priority: 1000, payload_type: payloadTypeOf(offer.sdp, 'opus') }];
+    const vp8 = payloadTypeOf(offer.sdp, 'VP8');
+    if (vp8 !== undefined) {
+      const rtx = rtxPayloadTypeOf(offer.sdp, vp8);
+      codecs.push({ name: 'VP8', type: 'video', priority: 1000, payload_type: vp8, rtx_payload_type: rtx ?? null });
+    }
     this.voiceSocket.send(1, {
       protocol: 'webrtc',
       data: fragment,
       sdp: fragment,
-      codecs: [{ name: 'opus', type: 'audio', priority: 1000, payload_type: opus }],
+      codecs,
       rtc_connection_id: crypto.randomUUID(),
     });
     const description = await this.voiceSocket.wait((m) => m.op === 4, 'op 4 Session Description');
     this.server = parseServerSdp(description.d.sdp);
     await this.pc.setRemoteDescription({ type: 'answer', sdp: this.answer(offer.sdp) });
-    const mid = this.transceiver.mid;
-    this.audioSsrc = sendingSsrcOf(this.pc.localDescription.sdp, mid);
-    if (this.audioSsrc !== 0) {
-      this.voiceSocket.send(12, { audio_ssrc: this.audioSsrc, video_ssrc: 0, rtx_ssrc: 0, streams: [] });
-      this.voiceSocket.send(5, { speaking: 1, delay: 0, ssrc: this.audioSsrc });
+    const local = this.pc.localDescription.sdp;
+    this.audioSsrc = sendingSsrcsOf(local, this.transceiver.mid).ssrc;
+    const video = this.videoTransceiver ? sendingSsrcsOf(local, this.videoTransceiver.mid) : { ssrc: 0, rtx: 0 };
+    if (this.audioSsrc !== 0 || video.ssrc !== 0) {
+      // The stream as UD's op 12 example spells it out, every field given.
+      const stream = { type: 'video', rid: '100', ssrc: video.ssrc, rtx_ssrc: video.rtx, active: true, quality: 100 };
+      const limits = { max_bitrate: 2_500_000, max_framerate: 15 };
+      const resolution = { max_resolution: { type: 'fixed', width: 320, height: 240 } };
+      const streams = video.ssrc === 0 ? [] : [{ ...stream, ...limits, ...resolution }];
+      this.voiceSocket.send(12, { audio_ssrc: this.audioSsrc, video_ssrc: video.ssrc, rtx_ssrc: video.rtx, streams });
     }
+    if (this.audioSsrc !== 0) this.voiceSocket.send(5, { speaking: 1, delay: 0, ssrc: this.audioSsrc });
     this.statsTimer = setInterval(() => void this.sampleStats(), 100);
-    return { userId: this.userId, sessionId: this.sessionId, readySsrc: this.readySsrc, audioSsrc: this.audioSsrc };
+    const { userId, sessionId, readySsrc, audioSsrc } = this;
+    return { userId, sessionId, readySsrc, audioSsrc, videoSsrc: video.ssrc };
   }
 
   answer(offerSdp) {
@@ -169,6 +113,23 @@ class VoiceCall {
     oscillator.connect(destination);
     oscillator.start();
     return destination.stream.getAudioTracks()[0];
+  }
+
+  /** A 320x240 canvas that changes colour every frame, captured at 15 fps, as a user's camera. */
+  cameraTrack() {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 240;
+    const painter = canvas.getContext('2d');
+    let frame = 0;
+    this.cameraTimer = setInterval(() => {
+      frame += 1;
+      painter.fillStyle = `hsl(${(frame * 17) % 360} 80% 50%)`;
+      painter.fillRect(0, 0, canvas.width, canvas.height);
+      painter.fillStyle = '#fff';
+      painter.fillRect((frame * 7) % canvas.width, 100, 40, 40);
+    }, 66);
+    return canvas.captureStream(15).getVideoTracks()[0];
   }
 
   audioContext() {
@@ -201,8 +162,12 @@ class VoiceCall {
 
   async sampleStats() {
     const stats = await this.pc.getStats();
-    const found = { inbound: [], outbound: [] };
+    const found = { inbound: [], outbound: [], video: [] };
     stats.forEach((report) => {
+      if (report.type === 'inbound-rtp' && report.kind === 'video') {
+        const { ssrc, packetsReceived, framesDecoded, frameWidth, frameHeight } = report;
+        found.video.push({ ssrc, packetsReceived, framesDecoded, frameWidth, frameHeight });
+      }
       if (report.type === 'inbound-rtp' && report.kind === 'audio') {
         found.inbound.push({ ssrc: report.ssrc, packetsReceived: report.packetsReceived, mid: report.mid });
       } else if (report.type === 'outbound-rtp' && report.kind === 'audio') {
@@ -226,8 +191,11 @@ class VoiceCall {
     const userId = d.user_id;
     if (userId === undefined || userId === this.userId) return;
     if (message.op === 5 || message.op === 12) {
-      const ssrc = message.op === 5 ? d.ssrc : d.audio_ssrc;
-      if (typeof ssrc === 'number' && ssrc !== 0) this.remoteUsers.set(userId, ssrc);
+      const known = this.remoteUsers.get(userId) ?? { audio: 0, video: 0, rtx: 0 };
+      const audio = message.op === 5 ? d.ssrc : d.audio_ssrc;
+      if (typeof audio === 'number' && audio !== 0) known.audio = audio;
+      if (message.op === 12) Object.assign(known, { video: d.video_ssrc ?? 0, rtx: d.rtx_ssrc ?? 0 });
+      this.remoteUsers.set(userId, known);
       this.renegotiate();
     } else if (message.op === 13) {
       this.remoteUsers.delete(userId);
@@ -237,13 +205,22 @@ class VoiceCall {
 
   /**
    * Which remote user's SSRC goes on which receiving section (UD "Transceivers, SSRCs, and Remote Users"). This
-   * page has one audio section, which is all these tests need: each call here has one other speaker.
+   * page has one section per kind, which is all these tests need: each call here has one other speaker.
    */
   remotes() {
+    const remotes = {};
+    const users = [...this.remoteUsers];
+    const audio = users.find(([, ssrcs]) => ssrcs.audio !== 0);
     const mid = this.transceiver?.mid;
-    const first = [...this.remoteUsers][0];
-    if (mid == null || first === undefined || this.options.direction === 'sendonly') return {};
-    return { [mid]: { userId: first[0], ssrc: first[1] } };
+    if (mid != null && audio && this.options.direction !== 'sendonly') {
+      remotes[mid] = { userId: audio[0], ssrc: audio[1].audio };
+    }
+    const video = users.find(([, ssrcs]) => ssrcs.video !== 0);
+    const videoMid = this.videoTransceiver?.mid;
+    if (videoMid != null && video && this.options.video === 'recv') {
+      remotes[videoMid] = { userId: video[0], ssrc: video[1].video, rtxSsrc: video[1].rtx };
+    }
+    return remotes;
   }
 
   /** A new local offer and remote answer when the remote SSRCs changed since the last answer (op 4 not yet: none). */
@@ -270,7 +247,8 @@ class VoiceCall {
   }
 
   leave() {
-    for (const timer of [this.statsTimer, this.rmsTimer, this.voiceHeartbeat, this.heartbeat]) clearInterval(timer);
+    const timers = [this.statsTimer, this.rmsTimer, this.cameraTimer, this.voiceHeartbeat, this.heartbeat];
+    for (const timer of timers) clearInterval(timer);
     this.pc?.close();
     this.voiceSocket?.ws.close(1000);
     this.gateway?.ws.close(1000);

@@ -28,6 +28,14 @@ export function payloadTypeOf(sdp, codec) {
   return found ? Number(found[1]) : undefined;
 }
 
+/** The payload type of the retransmission codec (a=fmtp:N apt=pt) that repairs `pt`, or undefined. */
+export function rtxPayloadTypeOf(sdp, pt) {
+  const found = linesOf(sdp)
+    .map((line) => /^a=fmtp:(\d+) apt=(\d+)/.exec(line))
+    .find((match) => match !== null && Number(match[2]) === pt);
+  return found ? Number(found[1]) : undefined;
+}
+
 /**
  * The op 1 fragment: only ice-, fingerprint and extmap lines (and extmap-allow-mixed), plus the rtpmap lines of
  * opus, VP8 and VP8's retransmission codec; never m=, c=, a=mid, a=setup, a=ssrc or candidates. Repeated lines
@@ -35,11 +43,8 @@ export function payloadTypeOf(sdp, codec) {
  */
 export function sdpFragment(sdp) {
   const vp8 = payloadTypeOf(sdp, 'VP8');
-  const rtxOfVp8 = linesOf(sdp)
-    .map((line) => /^a=fmtp:(\d+) apt=(\d+)/.exec(line))
-    .find((match) => match !== null && Number(match[2]) === vp8);
   const wanted = new Set(
-    [payloadTypeOf(sdp, 'opus'), vp8, rtxOfVp8 ? Number(rtxOfVp8[1]) : undefined].filter((pt) => pt !== undefined),
+    [payloadTypeOf(sdp, 'opus'), vp8, rtxPayloadTypeOf(sdp, vp8)].filter((pt) => pt !== undefined),
   );
   const kept = linesOf(sdp).filter((line) => {
     if (/^a=(extmap-allow-mixed|ice-|fingerprint|extmap:)/.test(line)) return true;
@@ -82,7 +87,8 @@ const ANSWER_DIRECTION = { sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly:
 /**
  * The remote answer for the browser's current offer, built from the server's template: one m-line per offer
  * section in offer order, the server passive (the browser is the DTLS client), the browser's own payload types,
- * and a=ssrc/a=msid for the remote user assigned to each receiving section (`remotes[mid] = {userId, ssrc}`).
+ * and a=ssrc/a=msid for the remote user assigned to each receiving section
+ * (`remotes[mid] = {userId, ssrc, rtxSsrc?}`).
  */
 export function synthesizeAnswer(offerSdp, server, remotes, version) {
   const { session, sections } = sectionsOf(offerSdp);
@@ -94,29 +100,44 @@ export function synthesizeAnswer(offerSdp, server, remotes, version) {
     const mid = mids[index];
     const kind = section[0].slice(2).split(' ')[0];
     const direction = section.find((line) => ANSWER_DIRECTION[line.slice(2)] !== undefined).slice(2);
-    const codec = kind === 'audio' ? 'opus' : 'VP8';
-    const pt = payloadTypeOf(section.join('\n'), codec);
-    out.push(`m=${kind} ${server.port} UDP/TLS/RTP/SAVPF ${pt}`, `c=${server.connection}`);
+    const text = section.join('\n');
+    const pt = payloadTypeOf(text, kind === 'audio' ? 'opus' : 'VP8');
+    const rtx = kind === 'video' ? rtxPayloadTypeOf(text, pt) : undefined;
+    out.push(`m=${kind} ${server.port} UDP/TLS/RTP/SAVPF ${pt}${rtx === undefined ? '' : ` ${rtx}`}`);
+    out.push(`c=${server.connection}`);
     out.push(`a=rtcp:${server.rtcp ?? server.port}`);
     out.push(`a=ice-ufrag:${server.ufrag}`, `a=ice-pwd:${server.pwd}`, `a=fingerprint:${server.fingerprint}`);
     out.push(`a=candidate:${server.candidate}`, 'a=setup:passive', `a=mid:${mid}`);
     out.push(`a=${ANSWER_DIRECTION[direction]}`, 'a=rtcp-mux');
     out.push(...section.filter((line) => line.startsWith('a=extmap:')));
-    out.push(`a=rtpmap:${pt} ${kind === 'audio' ? 'opus/48000/2' : 'VP8/90000'}`);
-    if (kind === 'audio') out.push(`a=fmtp:${pt} minptime=10;useinbandfec=1`);
+    if (kind === 'audio') {
+      out.push(`a=rtpmap:${pt} opus/48000/2`, `a=fmtp:${pt} minptime=10;useinbandfec=1`);
+    } else {
+      out.push(`a=rtpmap:${pt} VP8/90000`, `a=rtcp-fb:${pt} nack`, `a=rtcp-fb:${pt} nack pli`);
+      out.push(`a=rtcp-fb:${pt} ccm fir`);
+      if (rtx !== undefined) out.push(`a=rtpmap:${rtx} rtx/90000`, `a=fmtp:${rtx} apt=${pt}`);
+    }
     const remote = remotes[mid];
     if (remote && direction !== 'sendonly' && direction !== 'inactive') {
       const track = `${kind}-${remote.userId}`;
+      const ssrcs = remote.rtxSsrc ? [remote.ssrc, remote.rtxSsrc] : [remote.ssrc];
       out.push(`a=msid:${remote.userId} ${track}`);
-      out.push(`a=ssrc:${remote.ssrc} cname:${remote.userId}`, `a=ssrc:${remote.ssrc} msid:${remote.userId} ${track}`);
+      if (ssrcs.length > 1) out.push(`a=ssrc-group:FID ${ssrcs.join(' ')}`);
+      for (const ssrc of ssrcs) {
+        out.push(`a=ssrc:${ssrc} cname:${remote.userId}`, `a=ssrc:${ssrc} msid:${remote.userId} ${track}`);
+      }
     }
   });
   return `${out.join('\r\n')}\r\n`;
 }
 
-/** The SSRC the browser sends a section's media with (its a=ssrc line), or 0 when it sends none. */
-export function sendingSsrcOf(offerSdp, mid) {
-  const section = sectionsOf(offerSdp).sections.find((lines) => lines.includes(`a=mid:${mid}`));
-  const line = section?.find((candidate) => candidate.startsWith('a=ssrc:'));
-  return line ? Number(/^a=ssrc:(\d+)/.exec(line)[1]) : 0;
+/**
+ * The SSRCs the browser sends a section's media with: the first a=ssrc line, and the retransmission SSRC of its
+ * a=ssrc-group:FID (0 when there is none).
+ */
+export function sendingSsrcsOf(offerSdp, mid) {
+  const section = sectionsOf(offerSdp).sections.find((lines) => lines.includes(`a=mid:${mid}`)) ?? [];
+  const line = section.find((candidate) => candidate.startsWith('a=ssrc:'));
+  const fid = section.find((candidate) => candidate.startsWith('a=ssrc-group:FID '));
+  return { ssrc: line ? Number(/^a=ssrc:(\d+)/.exec(line)[1]) : 0, rtx: fid ? Number(fid.split(' ')[2]) : 0 };
 }
