@@ -43,4 +43,20 @@ export const VoiceSchema = Type.Object({
     },
     '',
   ),
+  rtcPortMin: integer(
+    {
+      env: 'CHORUS_VOICE_RTC_PORT_MIN',
+      description: "lowest UDP port a web client's WebRTC peer connection binds (0 with the max 0: ephemeral ports)",
+    },
+    0,
+    { minimum: 0, maximum: 65_535 },
+  ),
+  rtcPortMax: integer(
+    {
+      env: 'CHORUS_VOICE_RTC_PORT_MAX',
+      description: 'highest UDP port of `CHORUS_VOICE_RTC_PORT_MIN`; a range needs min < max (one port per web client)',
+    },
+    0,
+    { minimum: 0, maximum: 65_535 },
+  ),
 });

@@ -8,6 +8,12 @@ import { startVoiceServer, type RunningVoiceServer } from '../voice/VoiceServer.
 import { voiceTlsMaterial } from '../voice/voiceTls.js';
 import { voiceEndpoint } from './voiceEndpoint.js';
 
+/** The WebRTC port range when both ends are set (werift needs min < max), else undefined for ephemeral ports. */
+function rtcPortRange(voice: Config['voice']): [number, number] | undefined {
+  const { rtcPortMin: min, rtcPortMax: max } = voice;
+  return min > 0 && max > min ? [min, max] : undefined;
+}
+
 function isAddressInUse(error: unknown): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
 }
@@ -62,6 +68,7 @@ export async function startNodeVoice(
       port,
       publicHost,
       tls,
+      rtcPortRange: rtcPortRange(config.voice),
       heartbeatIntervalMs: config.voice.heartbeatIntervalMs,
       clock: systemClock,
       log: log.child({ service: 'voice' }),

@@ -173,6 +173,26 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     assert.ok(intact >= 45, `the listener got ${intact} of 50 frames`);
   });
 
+  it("binds a web client's peer connection inside the configured RTC port range", async () => {
+    const min = 42_000 + Math.floor(Math.random() * 2_000);
+    const ranged = await startVoiceServer({
+      host: '127.0.0.1',
+      port: 0,
+      publicHost: '127.0.0.1',
+      tls: server.tls,
+      rtcPortRange: [min, min + 20],
+      heartbeatIntervalMs: 41_250,
+      clock: systemClock,
+      log: createLogger('silent'),
+      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
+    });
+    closers.push(() => ranged.close());
+    const web = await WebRtcVoiceClient.connect(`wss://${ranged.endpoint}/?v=8`, ranged.tls.cert);
+    closers.push(() => web.close());
+    const { port } = readTemplate(((await web.join(identifyFor())).d as { sdp: string }).sdp);
+    assert.ok(port >= min && port <= min + 20, `port ${port} is in ${min}-${min + 20}`);
+  });
+
   it("closes a vanished web client's peer connection (heartbeats lapsed) and frees its UDP port", async () => {
     const quick = await startVoiceServer({
       host: '127.0.0.1',

@@ -44,6 +44,8 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_VOICE_HEARTBEAT_INTERVAL_MS: ['50', /an integer >= 100/],
   CHORUS_VOICE_TLS_CERT: null, // a path, read at start (empty: a generated self-signed certificate)
   CHORUS_VOICE_TLS_KEY: null, // a path, read at start
+  CHORUS_VOICE_RTC_PORT_MIN: ['-1', /an integer 0-65535/],
+  CHORUS_VOICE_RTC_PORT_MAX: ['65536', /an integer 0-65535/],
   CHORUS_METRICS: ['maybe', /one of on, off/],
   CHORUS_METRICS_TOKEN: null, // any text (empty: no token asked)
   CHORUS_MAILBOX_CAPACITY: ['0', /an integer >= 1/],
@@ -118,7 +120,15 @@ describe('loadConfig', () => {
         sessionStartLimit: 1_000,
         identifyTimeoutMs: 20_000,
       },
-      voice: { port: 0, publicHost: '', heartbeatIntervalMs: 41_250, tlsCertPath: '', tlsKeyPath: '' },
+      voice: {
+        port: 0,
+        publicHost: '',
+        heartbeatIntervalMs: 41_250,
+        tlsCertPath: '',
+        tlsKeyPath: '',
+        rtcPortMin: 0,
+        rtcPortMax: 0,
+      },
       metrics: { enabled: 'on', token: '' },
       actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
       cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128 },
