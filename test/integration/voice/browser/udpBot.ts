@@ -24,13 +24,33 @@ export async function joinUdpBot(world: VoiceWorld, user: TestUser, channelId: s
   return { voice, userId: user.id, mediaPort: service.port };
 }
 
-/** The SSRC a user's audio reaches this bot with, from the op 5 the server relays for that user. */
-export async function ssrcOfUser(bot: UdpBot, userId: string): Promise<number> {
-  for (;;) {
-    const speaking = await bot.voice.nextOf(5);
-    const d = speaking.d as { user_id?: string; ssrc?: number };
-    if (d.user_id === userId && typeof d.ssrc === 'number' && d.ssrc !== 0) return d.ssrc;
+/** Settles as `work` does, or fails with `what` after `timeoutMs`. */
+async function within<T>(work: Promise<T>, timeoutMs: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(what()));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** The SSRC a user's audio reaches this bot with, from the op 5 the server relays for that user. */
+export async function ssrcOfUser(bot: UdpBot, userId: string, timeoutMs = 10_000): Promise<number> {
+  const speakings: unknown[] = [];
+  const told = async (): Promise<number> => {
+    for (;;) {
+      const speaking = await bot.voice.nextOf(5);
+      speakings.push(speaking.d);
+      const d = speaking.d as { user_id?: string; ssrc?: number };
+      if (d.user_id === userId && typeof d.ssrc === 'number' && d.ssrc !== 0) return d.ssrc;
+    }
+  };
+  return within(told(), timeoutMs, () => `no op 5 named ${userId}'s ssrc; op 5s: ${JSON.stringify(speakings)}`);
 }
 
 /** What the bot heard from one SSRC: packets decrypted, those that decode to a tone, and packets from others. */
@@ -48,12 +68,6 @@ export interface Heard {
 export async function hear(bot: UdpBot, ssrc: number, count: number, timeoutMs: number): Promise<Heard> {
   const loudness = new OpusLoudness();
   const heard = { packets: 0, loud: 0, otherSsrcs: 0, unopened: 0 };
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`the bot heard ${JSON.stringify(heard)} of ${count} packets from ssrc ${ssrc}`));
-    }, timeoutMs);
-  });
   const receive = async (): Promise<Heard> => {
     while (heard.packets < count) {
       const packet = await bot.voice.receiveAudio().catch(() => undefined);
@@ -67,9 +81,9 @@ export async function hear(bot: UdpBot, ssrc: number, count: number, timeoutMs: 
     return heard;
   };
   try {
-    return await Promise.race([receive(), timeout]);
+    const what = () => `the bot heard ${JSON.stringify(heard)} of ${count} packets from ssrc ${ssrc}`;
+    return await within(receive(), timeoutMs, what);
   } finally {
-    clearTimeout(timer);
     loudness.close();
   }
 }
