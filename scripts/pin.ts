@@ -5,7 +5,7 @@
 // Every node installs a change within its pub/sub delay (at most 5 s if an announcement is lost).
 import { RedisPinTable } from '../cluster/placement/RedisPinTable.js';
 import { loadConfig } from '../src/config/loadConfig.js';
-import { AppError } from '../src/domain/errors.js';
+import { ValidationError } from '../src/domain/errors.js';
 import { createLogger } from '../src/domain/Logger.js';
 import { connectRedis } from '../src/store/redis/connectRedis.js';
 
@@ -26,7 +26,7 @@ try {
   }
 } catch (error) {
   // A refused pin says why, as the API would (field errors), without a stack.
-  const detail = error instanceof AppError ? JSON.stringify(error.fieldErrors ?? {}) : '';
+  const detail = error instanceof ValidationError ? JSON.stringify(error.fieldErrors) : '';
   console.error(`${error instanceof Error ? error.message : String(error)} ${detail}`);
   process.exitCode = 1;
 } finally {
