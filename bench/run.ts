@@ -12,6 +12,7 @@ import { presenceLines, presenceRow, type PresenceRow } from './presenceBench.js
 import { startBaseline, startChorus, type ServerProcess } from './processes.js';
 import { startupLines, startupRow } from './startupBench.js';
 import { rssBytes } from './stats.js';
+import { voiceBench } from './voiceBench.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5_000);
 const CLIENTS = [1, 10, 50];
@@ -74,6 +75,16 @@ async function presence(baseline: ServerProcess): Promise<PresenceRow> {
   });
   console.log(presenceLines(row, PRESENCE_SECONDS));
   return row;
+}
+
+/** The voice section (issue 13 §7) on a Chorus node of its own, three ports above the bench's. */
+const voiceRows = async (): Promise<unknown> => (await voiceBench(Number(process.env.BENCH_PORT ?? 3901) + 3)).rows;
+
+/** `npm run bench:voice` (run.ts --voice-only): that section alone, its figures merged into the last results.json. */
+async function voiceOnly(): Promise<void> {
+  const voice = await voiceRows();
+  const results = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...results, voice }, null, 2)}\n`);
 }
 
 /** `npm run bench:presence` (run.ts --presence-only): that row alone, its figures merged into the last results.json. */
@@ -195,6 +206,7 @@ async function main(): Promise<void> {
   await chorus.stop();
   results.presence = await presence(baseline);
   await baseline.stop();
+  results.voice = await voiceRows();
 
   if (process.argv.includes('--cluster')) {
     const sessions = SESSIONS[SESSIONS.length - 1] ?? 1000;
@@ -217,4 +229,5 @@ async function main(): Promise<void> {
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-await (process.argv.includes('--presence-only') ? presenceOnly() : main());
+const voiceOrMain = process.argv.includes('--voice-only') ? voiceOnly : main;
+await (process.argv.includes('--presence-only') ? presenceOnly : voiceOrMain)();
