@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import {
   RTCPeerConnection,
   RTCRtpCodecParameters,
@@ -90,7 +91,8 @@ export class WebRtcPeer {
       iceLite: true,
       iceUseIpv6: false,
       icePortRange: options.portRange ? [options.portRange[0], options.portRange[1]] : undefined,
-      iceAdditionalHostAddresses: [options.publicHost],
+      // werift leaves loopback out of its host addresses; a hostname is not an address to bind.
+      iceAdditionalHostAddresses: isIP(options.publicHost) ? [options.publicHost] : undefined,
       codecs: localCodecs(offer.codecs),
       headerExtensions: { audio: [useSdesMid()], video: [useSdesMid()] },
     });

@@ -100,6 +100,8 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     await web.join(identifyFor());
     const raw = await rawClient();
     await raw.join(identifyFor(), VoiceEncryptionMode.aesGcm);
+    const video = (await raw.nextOf(12)).d as { audio_ssrc: number; video_ssrc: number };
+    assert.deepEqual([video.audio_ssrc, video.video_ssrc], [web.ssrc, 0], "the browser's op 12, its own ssrc");
     web.speak();
     const speaking = await raw.nextOf(5);
     assert.equal((speaking.d as { ssrc: number }).ssrc, web.ssrc, 'the UDP client is told the browser ssrc');
@@ -156,6 +158,11 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     const description = await speaker.join(identifyFor());
     const listener = await webClient();
     await listener.join(identifyFor());
+    // The listener hears the speaker under the ssrc of its own server-side sender: op 5 and op 12 agree on it.
+    const present = (await listener.voice.nextOf(5)).d as { ssrc: number };
+    const video = (await listener.voice.nextOf(12)).d as { audio_ssrc: number };
+    assert.equal(video.audio_ssrc, present.ssrc);
+    assert.notEqual(present.ssrc, speaker.ssrc);
     const { port } = readTemplate((description.d as { sdp: string }).sdp);
     const attacker = createSocket('udp4');
     const junk = [Buffer.alloc(0), randomBytes(3), Buffer.from([0x80, 0x6f, 0, 1]), randomBytes(1_200)];
