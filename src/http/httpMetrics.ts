@@ -47,14 +47,18 @@ export function httpMetrics(metrics: Metrics): Middleware {
     labelNames: ['method', 'route'],
     buckets: LATENCY_BUCKETS_S,
   });
-  // Label children are made once per method, route and status seen, then reused.
-  const series = new Map<string, RouteSeries>();
+  // Label children are made once per route, method and status seen, then reused: three map lookups
+  // per request and nothing allocated.
+  const series = new Map<string, Map<string, Map<number, RouteSeries>>>();
   const seriesOf = (method: string, route: string, status: number): RouteSeries => {
-    const id = `${method} ${status} ${route}`;
-    let found = series.get(id);
+    let byMethod = series.get(route);
+    if (!byMethod) series.set(route, (byMethod = new Map<string, Map<number, RouteSeries>>()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map<number, RouteSeries>()));
+    let found = byStatus.get(status);
     if (!found) {
       found = { requests: requests.labels(method, route, String(status)), seconds: seconds.labels(method, route) };
-      series.set(id, found);
+      byStatus.set(status, found);
     }
     return found;
   };

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry, type Metric } from 'prom-client';
 import type {
   CounterHandle,
   GaugeHandle,
@@ -9,6 +9,8 @@ import type {
   Metrics,
   MetricSpec,
 } from '../domain/Metrics.js';
+import { CounterFamily } from './CounterFamily.js';
+import { HistogramFamily } from './HistogramFamily.js';
 
 /**
  * The metrics port on prom-client, with a registry of its own: nodes started in one process (tests,
@@ -31,27 +33,19 @@ export class PromMetrics implements Metrics {
     return this.#registry.metrics();
   }
 
-  // A series is shown from the moment its handle is bound, at zero: a rate of errors reads 0, not "no data".
+  // Counters and histograms are recorded on hot paths: their series are plain objects read at
+  // scrape time (CounterFamily, HistogramFamily). A series is shown from the moment its handle is
+  // bound, at zero, so a rate of errors reads 0 rather than "no data".
   counter(spec: MetricSpec): MetricFamily<CounterHandle> {
-    const counter = new Counter({ ...this.#base(spec) });
-    return {
-      labels: (...values) => {
-        const child = counter.labels(...values);
-        child.inc(0);
-        return child;
-      },
-    };
+    const family = new CounterFamily(spec.name, spec.help, spec.labelNames ?? []);
+    this.#registry.registerMetric(family as unknown as Metric);
+    return family;
   }
 
   histogram(spec: HistogramSpec): MetricFamily<HistogramHandle> {
-    const names = spec.labelNames ?? [];
-    const histogram = new Histogram({ ...this.#base(spec), buckets: [...spec.buckets] });
-    return {
-      labels: (...values) => {
-        histogram.zero(Object.fromEntries(names.map((name, at) => [name, values[at] ?? ''])));
-        return histogram.labels(...values);
-      },
-    };
+    const family = new HistogramFamily(spec.name, spec.help, spec.labelNames ?? [], spec.buckets);
+    this.#registry.registerMetric(family as unknown as Metric);
+    return family;
   }
 
   gauge(spec: GaugeSpec): MetricFamily<GaugeHandle> {
