@@ -7,7 +7,9 @@ import { RedisPinTable } from '../../cluster/placement/RedisPinTable.js';
 import { RedisMembership } from '../../cluster/membership/RedisMembership.js';
 import { startNodeServer } from '../../cluster/transport/GrpcServer.js';
 import { GrpcTransport } from '../../cluster/transport/GrpcTransport.js';
+import type { Stores } from '../../actors/runtime/ports/stores.js';
 import type { Config } from '../config/Config.js';
+import type { BlobStore } from '../domain/BlobStore.js';
 import type { Logger } from '../domain/Logger.js';
 import type { HealthReport } from '../http/EdgeDeps.js';
 import { createCassandraStores } from '../store/cassandra/createCassandraStores.js';
@@ -25,23 +27,43 @@ import { startNodeVoice } from './startNodeVoice.js';
 import type { RunningNode } from './RunningNode.js';
 import { voiceEndpoint } from './voiceEndpoint.js';
 
-/**
- * One node of a cluster: Cassandra for state, Redis for membership, leases and rate limits, gRPC to
- * the other nodes. The node binds its ports first (its id names the gRPC port and its start time, so a
- * restarted node is a new member), then joins the view and follows it.
- */
-export async function startClusterNode(config: Config, log: Logger, requestStop: () => void): Promise<RunningNode> {
+/** The records every node of a cluster shares, with its blobs and the settings the nodes agree on. */
+export interface ClusterRecords extends Stores {
+  readonly blobs: BlobStore;
+  readonly clusterSettings: {
+    tokenSecret(configured: string): Promise<string>;
+    allocateGeneratorId(): Promise<number>;
+  };
+}
+
+/** Cassandra: the cluster's records. */
+function openCassandra(config: Config, log: Logger): Promise<ClusterRecords> {
   const { backend } = config;
-  const redis = await connectRedis(backend.redis.url, log, { name: 'chorus-node' });
-  const metrics = createNodeMetrics(config);
-  const cassandra = await createCassandraStores({
+  return createCassandraStores({
     contactPoints: [...backend.cassandra.contactPoints],
     localDataCenter: backend.cassandra.localDataCenter,
     keyspace: backend.cassandra.keyspace,
     replicationFactor: backend.cassandraReplicationFactor,
     log,
   });
-  const stores = meterStores(cassandra, metrics, 'cassandra');
+}
+
+/**
+ * One node of a cluster: Cassandra for state, Redis for membership, leases and rate limits, gRPC to
+ * the other nodes. The node binds its ports first (its id names the gRPC port and its start time, so a
+ * restarted node is a new member), then joins the view and follows it. `openRecords` replaces Cassandra
+ * where a test runs nodes in one process without it (everything else is the cluster's own).
+ */
+export async function startClusterNode(
+  config: Config,
+  log: Logger,
+  requestStop: () => void,
+  openRecords: (config: Config, log: Logger) => Promise<ClusterRecords> = openCassandra,
+): Promise<RunningNode> {
+  const { backend } = config;
+  const redis = await connectRedis(backend.redis.url, log, { name: 'chorus-node' });
+  const metrics = createNodeMetrics(config);
+  const stores = meterStores(await openRecords(config, log), metrics, 'cassandra');
   // Session frames get their own connection, so a fan-out's writes never queue ahead of lease renewals.
   const sessionRedis = await connectRedis(backend.redis.url, log, { name: 'chorus-sessions' });
   const sessionPorts = {
