@@ -230,9 +230,8 @@ export class VoiceConnection implements VoicePeer {
     }
     member.mode = body.data.mode;
     member.secretKey = randomBytes(32);
-    // IP discovery's source address is the one media comes from; the client's own claim is the fallback.
-    const { address, port } = body.data as { address: string; port: number }; // the schema required both
-    member.address ??= { address, port };
+    // The address the client claims here is never sent to (it could name anyone: a reflector); media goes to the
+    // source of its IP discovery or, without one, of its first packet that opens with its key (mediaRelay).
     member.sendNumbered(VoiceOp.sessionDescription, {
       mode: member.mode,
       secret_key: [...member.secretKey],

@@ -74,7 +74,7 @@ export function relayDatagram(
   }
   const sender = rooms.bySsrcOf(packet.readUInt32BE(8));
   const fromItsAddress = sender?.address?.address === from.address && sender.address.port === from.port;
-  if (!sender?.secretKey || !sender.mode || !fromItsAddress) {
+  if (!sender?.secretKey || !sender.mode || !(fromItsAddress || !sender.address)) {
     drop();
     return;
   }
@@ -83,6 +83,8 @@ export function relayDatagram(
     drop();
     return;
   }
+  // A member that skipped IP discovery is bound by its first packet that opens: only it holds the key.
+  sender.address ??= { address: from.address, port: from.port };
   for (const receiver of rooms.othersOf(sender)) {
     if (receiver.webrtc) webrtc?.fromUdp(sender, receiver, opened.header, opened.plaintext);
     else sendSealed(udp, receiver, opened.header, opened.plaintext, stats);

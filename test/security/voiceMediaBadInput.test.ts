@@ -8,8 +8,10 @@ import { VoiceEncryptionMode } from '../../src/voice/voiceProtocol.js';
 import {
   ALICE,
   BOB,
+  CAROL,
   VoiceClients,
   freshChannel,
+  grant,
   rtpHeader,
   sealedPacket,
   sendDatagram,
@@ -137,5 +139,36 @@ describe('voice media: malformed, foreign and misaddressed datagrams are dropped
     const own = await alice.discover(server.port);
     assert.equal(own.port, alice.udp.address().port);
     assert.equal(server.stats.dropped - before, wrong.length);
+  });
+
+  it('media never goes to an address a client only claims in Select Protocol; its first packet that opens binds it', async () => {
+    const lounge = freshChannel();
+    const { client: bob } = await clients.joined(BOB, lounge);
+    const { client: carol } = await clients.joined(CAROL, lounge);
+    const victim = await strangerSocket();
+    strangers.push(victim);
+    // Mallory skips IP discovery and names the victim's address as its own: a reflector aimed at the victim.
+    const mallory = await clients.connect();
+    await mallory.nextOf(8);
+    mallory.send(0, grant(ALICE, lounge).identify);
+    mallory.ssrc = ((await mallory.nextOf(2)).d as { ssrc: number }).ssrc;
+    const { port } = victim.address();
+    mallory.send(1, { protocol: 'udp', data: { address: '127.0.0.1', port, mode: VoiceEncryptionMode.aesGcm } });
+    const description = (await mallory.nextOf(4)).d as { mode: VoiceEncryptionMode; secret_key: number[] };
+    mallory.mode = description.mode;
+    mallory.key = Buffer.from(description.secret_key);
+    const before = server.stats.forwarded;
+    const frame = randomBytes(40);
+    bob.sendAudio(frame, server.port);
+    // Sends to every receiver happen in one pass, counted as they go: when Carol has it, the pass is over.
+    assert.deepEqual(await carol.receiveAudio(), { ssrc: bob.ssrc, payload: frame });
+    assert.equal(server.stats.forwarded - before, 1, 'sent to the claimed address');
+    // Mallory's own first packet (it opens with Mallory's key) binds its real address; then it hears the others.
+    const hello = randomBytes(30);
+    mallory.sendAudio(hello, server.port);
+    assert.deepEqual(await bob.receiveAudio(), { ssrc: mallory.ssrc, payload: hello });
+    const reply = randomBytes(30);
+    carol.sendAudio(reply, server.port);
+    assert.deepEqual(await mallory.receiveAudio(), { ssrc: carol.ssrc, payload: reply });
   });
 });
