@@ -163,6 +163,7 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
     stats,
     { publicHost: options.publicHost, portRange: options.rtcPortRange },
     log,
+    clock,
   );
   const context: VoiceConnectionContext = {
     rooms,

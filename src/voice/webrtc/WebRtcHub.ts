@@ -1,5 +1,6 @@
 import type { Socket } from 'node:dgram';
 import { RtpHeader, RtpPacket } from 'werift';
+import type { Clock } from '../../domain/Clock.js';
 import type { Logger } from '../../domain/Logger.js';
 import { sendSealed, type MediaRelayStats, type WebRtcOutlet } from '../mediaRelay.js';
 import type { AnnouncedSsrcs, VoiceMediaSession } from '../VoiceMediaSession.js';
@@ -57,6 +58,7 @@ export class WebRtcHub implements WebRtcOutlet {
     private readonly stats: MediaRelayStats,
     private readonly options: WebRtcPeerOptions,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -118,8 +120,9 @@ export class WebRtcHub implements WebRtcOutlet {
       timestamp: view.readUInt32BE(4),
       ssrc: sender.ssrc,
     });
-    peer.send('audio', new RtpPacket(rtpHeader, Buffer.from(payload)), sender.ssrc);
-    this.stats.forwarded++;
+    if (peer.send('audio', new RtpPacket(rtpHeader, Buffer.from(payload)), sender.ssrc, this.clock.now())) {
+      this.stats.forwarded++;
+    }
   }
 
   private listen(member: VoiceMediaSession): void {
@@ -144,8 +147,7 @@ export class WebRtcHub implements WebRtcOutlet {
       const peer = receiver.webrtc;
       if (peer) {
         if (kind === 'video' && peer.codecs.video?.name !== sender.webrtc?.codecs.video?.name) continue;
-        peer.send(kind, rtp.clone(), sender.ssrc);
-        this.stats.forwarded++;
+        if (peer.send(kind, rtp.clone(), sender.ssrc, this.clock.now())) this.stats.forwarded++;
       } else if (kind === 'audio') {
         // Header extensions (audio level, mid, transport-cc) are the browser's business: stripped here.
         sendSealed(this.udp, receiver, udpHeader(rtp, sender.announced.audio ?? sender.ssrc), rtp.payload, this.stats);

@@ -35,6 +35,9 @@ interface RtpRouterAccess {
   };
 }
 
+/** How long a source keeps a sender after its last packet: a few audio frames, a few video frames at low fps. */
+const FLOOR_HOLD_MS: Record<MediaKind, number> = { audio: 200, video: 1_000 };
+
 /** How long ICE gathering of an ICE-lite answer may take before op 4 is answered without it. */
 const GATHER_TIMEOUT_MS = 5_000;
 
@@ -68,12 +71,13 @@ function localCodecs(codecs: NegotiatedCodecs): { audio: RTCRtpCodecParameters[]
 /**
  * One web client's werift peer connection: ICE-lite on one host candidate, DTLS server (Discord's web client
  * answers for the server with `a=setup:passive`), one audio and at most one video sender. Everything this member
- * hears leaves through those senders, so each receiver sees one ssrc per kind whoever speaks (werift rewrites the
- * ssrc, payload type, sequence and timestamp of what it sends).
+ * hears leaves through those senders, one source at a time, so each receiver sees one ssrc per kind whoever speaks
+ * (werift rewrites the ssrc, payload type, sequence and timestamp of what it sends).
  */
 export class WebRtcPeer {
   private readonly listened = new Set<number>();
-  private readonly lastSource = new Map<MediaKind, number>();
+  /** Per kind, the source (a member's ssrc) this member's sender carries and when it last sent. */
+  private readonly floor = new Map<MediaKind, { source: number; lastMs: number }>();
   private closed = false;
 
   private constructor(
@@ -151,22 +155,28 @@ export class WebRtcPeer {
   }
 
   /**
-   * Sends one packet from a source (a member's ssrc) to this member. When the source changes, werift's sender
-   * re-bases sequence and timestamp so the receiver's jitter buffer sees one continuous stream.
+   * Sends one packet from a source (a member's ssrc) to this member; false when another source holds the sender
+   * (it sent within the hold time). When the source changes, werift's sender re-bases sequence and timestamp so the
+   * receiver's jitter buffer sees one continuous stream.
    */
-  send(kind: MediaKind, rtp: RtpPacket, source: number): void {
+  send(kind: MediaKind, rtp: RtpPacket, source: number, nowMs: number): boolean {
     const transceiver = kind === 'audio' ? this.audio : this.video;
-    if (this.closed || !transceiver) return;
-    if (this.lastSource.get(kind) !== source) {
-      if (this.lastSource.has(kind)) transceiver.sender.replaceRTP(rtp.header, true);
-      this.lastSource.set(kind, source);
+    if (this.closed || !transceiver) return false;
+    const floor = this.floor.get(kind);
+    if (floor && floor.source !== source) {
+      // One stream per kind reaches this member: whoever holds it keeps it until idle, rather than two
+      // sources interleaving into one garbled ssrc.
+      if (nowMs - floor.lastMs < FLOOR_HOLD_MS[kind]) return false;
+      transceiver.sender.replaceRTP(rtp.header, true);
     }
+    this.floor.set(kind, { source, lastMs: nowMs });
     transceiver.sender.sendRtp(rtp).catch(() => {});
+    return true;
   }
 
-  /** The source whose video this member saw last (the one a keyframe request is for). */
+  /** The source whose video this member sees (the one a keyframe request is for). */
   videoSource(): number | undefined {
-    return this.lastSource.get('video');
+    return this.floor.get('video')?.source;
   }
 
   /** Calls back when this member asks for a keyframe of the video it receives (PLI). */

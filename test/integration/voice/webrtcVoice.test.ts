@@ -180,6 +180,36 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     assert.ok(intact >= 45, `the listener got ${intact} of 50 frames`);
   });
 
+  it('a web receiver hears one speaker at a time: a second speaker gets through once the first is idle', async () => {
+    const first = await webClient();
+    await first.join(identifyFor());
+    const second = await webClient();
+    await second.join(identifyFor());
+    const listener = await webClient();
+    await listener.join(identifyFor());
+    first.speak();
+    second.speak();
+    const fromFirst = Array.from({ length: 30 }, () => randomBytes(50));
+    const fromSecond = Array.from({ length: 30 }, () => randomBytes(50));
+    for (let i = 0; i < 30; i++) {
+      await first.sendOpus(fromFirst[i] as Buffer);
+      await second.sendOpus(fromSecond[i] as Buffer);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const heard = await listener.receivedAtLeast(30, 3_000);
+    const of = (frames: Buffer[]) => heard.filter((rtp) => frames.some((frame) => frame.equals(rtp.payload))).length;
+    assert.ok(of(fromFirst) >= 27, `the floor holder's frames: ${of(fromFirst)} of 30`);
+    assert.equal(of(fromSecond), 0, 'frames of the second speaker are not interleaved into the same ssrc');
+    // The first falls silent; the second keeps talking at 20 ms a frame and takes the floor.
+    const later = Array.from({ length: 50 }, () => randomBytes(50));
+    for (const frame of later) {
+      await second.sendOpus(frame);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (of(later) > 0) break;
+    }
+    assert.ok(of(later) > 0, 'the second speaker is heard once the first is idle');
+  });
+
   it("binds a web client's peer connection inside the configured RTC port range", async () => {
     const min = 42_000 + Math.floor(Math.random() * 2_000);
     const ranged = await startVoiceServer({
