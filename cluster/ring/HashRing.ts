@@ -91,21 +91,64 @@ export class HashRing {
   }
 }
 
-/** The last points built: a pin change rebuilds the ring over the same members without rehashing. */
-let lastPoints: { readonly id: string; readonly points: readonly VirtualNode[] } | undefined;
+/**
+ * The last points built. A view change usually adds or drops a member or two, so the next ring is
+ * derived from these: the leavers' points filtered out, the joiners' hashed and merged in, O(points)
+ * instead of hashing and sorting every point again (about 0.4 s at 1,000 members × 128 on a loaded
+ * 2-core machine, an event-loop stall on every node at every change). A pin change reuses them as is.
+ * The order is the same total order as a full build, so the placement is identical.
+ */
+let last:
+  | { readonly vnodes: number; readonly members: ReadonlySet<string>; readonly points: readonly VirtualNode[] }
+  | undefined;
 
 function pointsOf(members: readonly string[], vnodesPerNode: number): readonly VirtualNode[] {
-  const id = `${vnodesPerNode}\n${members.join('\n')}`;
-  if (lastPoints?.id === id) return lastPoints.points;
+  const now = new Set(members);
+  let points: readonly VirtualNode[];
+  if (last?.vnodes === vnodesPerNode) {
+    const before = last.members;
+    const gone = [...before].filter((member) => !now.has(member));
+    const joined = members.filter((member) => !before.has(member));
+    points = gone.length === 0 ? last.points : last.points.filter((point) => now.has(point.member));
+    if (joined.length > 0) points = merge(points, sortedPoints(joined, vnodesPerNode));
+  } else {
+    points = sortedPoints(members, vnodesPerNode);
+  }
+  last = { vnodes: vnodesPerNode, members: now, points };
+  return points;
+}
+
+function sortedPoints(members: readonly string[], vnodesPerNode: number): VirtualNode[] {
   const points: VirtualNode[] = [];
   for (const member of members) {
     for (let index = 0; index < vnodesPerNode; index += 1) {
       points.push({ point: ringHash(`${member}#${index}`), member });
     }
   }
-  points.sort((a, b) => compareRingPoints(a.point, b.point) || (a.member < b.member ? -1 : 1));
-  lastPoints = { id, points };
-  return points;
+  return points.sort(compareVirtualNodes);
+}
+
+function merge(a: readonly VirtualNode[], b: readonly VirtualNode[]): VirtualNode[] {
+  const merged: VirtualNode[] = new Array<VirtualNode>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < merged.length; k += 1) {
+    const left = a[i];
+    const right = b[j];
+    if (right === undefined || (left !== undefined && compareVirtualNodes(left, right) <= 0)) {
+      merged[k] = left as VirtualNode;
+      i += 1;
+    } else {
+      merged[k] = right;
+      j += 1;
+    }
+  }
+  return merged;
+}
+
+/** Ring order: by point, then by member id (two members hashing to one point still order the same everywhere). */
+function compareVirtualNodes(a: VirtualNode, b: VirtualNode): number {
+  return compareRingPoints(a.point, b.point) || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0);
 }
 
 /**

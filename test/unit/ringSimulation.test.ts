@@ -84,7 +84,9 @@ for (const size of [100, 1_000]) {
     });
 
     it('moves about 1/(n+1) of the keys on a join, every one of them to the new node', () => {
+      const startedAt = performance.now();
       const after = new HashRing({ version: 2, members: [...members, joiner] }, VNODES);
+      const buildMs = performance.now() - startedAt;
       let moved = 0;
       keys.forEach((key, index) => {
         const owner = after.ownerOf(key);
@@ -96,7 +98,7 @@ for (const size of [100, 1_000]) {
       const ideal = 1 / (size + 1);
       console.log(
         `      join at ${size}: moved ${moved} of ${KEYS} keys (${fmt((moved / KEYS) * (size + 1))} × 1/(n+1)); ` +
-          `the new node's exact share ${fmt(share * (size + 1))} × 1/(n+1)`,
+          `the new node's exact share ${fmt(share * (size + 1))} × 1/(n+1); ring derived in ${buildMs.toFixed(1)} ms`,
       );
       // What moved is the new node's arc, and that arc is a fair share within the balance bound.
       assert.ok(Math.abs(moved - share * KEYS) < 5 * Math.sqrt(share * KEYS) + 1, `${moved} keys moved`);
@@ -105,7 +107,9 @@ for (const size of [100, 1_000]) {
     });
 
     it('moves exactly the leaver’s keys on a leave, and no other', () => {
+      const startedAt = performance.now();
       const after = new HashRing({ version: 2, members: members.filter((member) => member !== leaver) }, VNODES);
+      const buildMs = performance.now() - startedAt;
       let moved = 0;
       let leaversKeys = 0;
       keys.forEach((key, index) => {
@@ -118,10 +122,43 @@ for (const size of [100, 1_000]) {
       });
       console.log(
         `      leave at ${size}: moved ${moved} keys = the leaver's ${leaversKeys} ` +
-          `(${fmt((moved / KEYS) * size)} × 1/n)`,
+          `(${fmt((moved / KEYS) * size)} × 1/n); ring derived in ${buildMs.toFixed(1)} ms`,
       );
       assert.equal(moved, leaversKeys);
       assert.ok(moved > 0, 'the leaver owned keys');
     });
   });
 }
+
+describe('ring derivation: a view change derives the ring from the last one', () => {
+  /** A ring built from scratch: a build at another vnode count first makes the next one start over. */
+  function fullBuild(members: readonly string[]): HashRing {
+    assert.ok(new HashRing({ version: 0, members: members.slice(0, 2) }, VNODES + 1));
+    return new HashRing({ version: 0, members }, VNODES);
+  }
+
+  it('places every key as a full build does, through joins, leaves and restarts', () => {
+    const keys = actorKeys(5_000);
+    let members = nodeIds(60);
+    const steps: ((current: string[]) => string[])[] = [
+      (current) => [...current, ...nodeIds(1, 500)], // one joins
+      (current) => current.filter((_, index) => index !== 7), // one leaves
+      (current) => [...current.slice(3), ...nodeIds(2, 600)], // three leave, two join
+      (current) => current.map((id, index) => (index === 0 ? id.replace(/@\d+$/, '@1764129999999') : id)), // a restart
+      (current) => current, // unchanged (a pin change)
+    ];
+    for (const step of steps) {
+      assert.ok(new HashRing({ version: 1, members }, VNODES)); // the last ring
+      members = step(members);
+      const derived = new HashRing({ version: 2, members }, VNODES);
+      const derivedOwners = keys.map((key) => derived.ownerOf(key));
+      const derivedShares = derived.shares();
+      const full = fullBuild(members);
+      assert.deepEqual(derivedShares, full.shares());
+      assert.deepEqual(
+        derivedOwners,
+        keys.map((key) => full.ownerOf(key)),
+      );
+    }
+  });
+});
