@@ -1,6 +1,12 @@
+import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import type { RunningNode } from '../../../src/node/RunningNode.js';
+import { until } from '../../support/clusterNode.js';
+import { GatewayClient } from '../../support/GatewayClient.js';
 import { InProcessCluster } from '../../support/inProcessCluster.js';
+import { api, registerUser } from '../../support/testServer.js';
+import { createGuild, joinGuild } from '../gateway/gatewayFixtures.js';
+import type { VoiceStateJson } from '../gateway/voiceFixtures.js';
 import { voiceAcrossNodes, type OpenedClients } from '../voice/voiceAcrossNodes.js';
 
 describe('voice across cluster nodes in one process (Redis membership, gRPC; SQLite for the records)', function () {
@@ -38,5 +44,53 @@ describe('voice across cluster nodes in one process (Redis membership, gRPC; SQL
       },
       opened,
     );
+  });
+
+  it('a Guild that fails over to another node still lists who is in voice (voice states in Redis)', async () => {
+    const [first] = cluster.nodes as [RunningNode];
+    const owner = await registerUser(`${first.url}/api/v10`, 'owner');
+    const member = await registerUser(`${first.url}/api/v10`, 'member');
+    const guild = await createGuild(`${first.url}/api/v10`, owner.token, 'voice failover');
+    await joinGuild(`${first.url}/api/v10`, owner.token, guild.channelId, member.token);
+    const body = { name: 'lounge', type: 2 };
+    const path = `/guilds/${guild.id}/channels`;
+    const lounge = (
+      await api<{ id: string }>(`${first.url}/api/v10`, 'POST', path, { token: owner.token, body, expect: 201 })
+    ).id;
+    const dying = cluster.nodes.find((node) => node.nodeId === first.system.ownerOf('guild', guild.id));
+    const survivor = cluster.nodes.find((node) => node !== dying);
+    assert.ok(dying && survivor);
+
+    // Both sessions on the node that stays; the Guild actor on the one that goes.
+    const sessions = await Promise.all(
+      [owner, member].map(async (user) => {
+        const { client, ready } = await GatewayClient.identified(survivor.gatewayUrl, user.token);
+        opened.gateways.push(client);
+        client.send(4, { guild_id: guild.id, channel_id: lounge, self_mute: false, self_deaf: false });
+        return { userId: user.id, sessionId: ready['session_id'] as string, client };
+      }),
+    );
+    const watcher = (sessions[0] as (typeof sessions)[0]).client;
+    for (const { userId } of sessions) {
+      await watcher.waitForDispatch<VoiceStateJson>(
+        'VOICE_STATE_UPDATE',
+        (d) => d.user_id === userId && d.channel_id === lounge,
+      );
+    }
+    assert.ok(dying.host.isActive('guild', guild.id), 'the Guild runs on the node that goes');
+
+    await dying.close();
+    await until(
+      'the survivor to own the guild',
+      () => Promise.resolve(survivor.system.ownerOf('guild', guild.id) === survivor.nodeId ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
+    const { client, ready } = await GatewayClient.identified(survivor.gatewayUrl, owner.token);
+    opened.gateways.push(client);
+    const listed = (ready['guilds'] as { id: string; voice_states: VoiceStateJson[] }[]).find((g) => g.id === guild.id);
+    assert.ok(survivor.host.isActive('guild', guild.id), 'the Guild was re-activated on the survivor');
+    const states = (listed?.voice_states ?? []).map((state) => [state.user_id, state.session_id, state.channel_id]);
+    const expected = sessions.map(({ userId, sessionId }) => [userId, sessionId, lounge]);
+    assert.deepEqual(states.sort(), expected.sort());
   });
 });
