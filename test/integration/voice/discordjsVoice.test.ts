@@ -1,65 +1,142 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { addBot, createBot, type TestBot } from '../gateway/gatewayFixtures.js';
 import { VoiceWorld } from '../gateway/voiceFixtures.js';
+import { runBots } from './djsBotProcess.js';
+import type { BotsArgs } from './djsVoiceBots.js';
+import { VoiceSocketWatch } from './djsVoiceSockets.js';
 
-const BOTS = fileURLToPath(new URL('./djsVoiceBots.ts', import.meta.url));
-
-/** Runs the bots' child process, trusting the node's voice certificate, and returns its JSON line. */
-async function runBots(
-  cert: string,
-  args: Record<string, unknown>,
-): Promise<{ received: string[]; speakingStarted: boolean }> {
-  const certFile = join(mkdtempSync(join(tmpdir(), 'chorus-voice-')), 'voice-cert.pem');
-  writeFileSync(certFile, cert);
-  const child = spawn(process.execPath, ['--import', 'tsx', BOTS, JSON.stringify(args)], {
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  assert.equal(code, 0, `bots exited ${code}: ${err}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { received: string[]; speakingStarted: boolean };
+/** What the bots' child process reports (see djsVoiceBots.ts); fields by scenario. */
+interface BotsResult {
+  received: number;
+  intact: number;
+  rms: number[];
+  speakingStarted: boolean;
+  cachesSawBoth: boolean;
+  clientDisconnect: boolean;
+  ssrcDeleted: boolean;
+  sawLeave: boolean;
+  daveVersions: number[];
+  maxDave: number[];
+  modes: string[];
+  atClose: number;
+  atResumed: number;
+  resumed: boolean;
+  ops: string[];
+  ssrcs: number[];
+  tokens: string[];
+  identifyTokens: string[];
+  reidentified: boolean;
+  readyAgain: boolean;
+  aSawMove: boolean;
+  gotClose: boolean;
+  closeCodes: number[];
+  reachedReady: boolean;
 }
 
-describe('real @discordjs/voice 0.19.2 clients through the voice service', function () {
+/** Frames whose decoded sound is a tone, not silence or garbage. */
+const loud = (rms: number[]): number => rms.filter((level) => level > 1000).length;
+
+/**
+ * Issue 13 §6 / voice.md T1: two real discord.js v14 Clients (logged in against Chorus, gateway found through
+ * /gateway/bot) join voice through guild.voiceAdapterCreator with the real @discordjs/voice 0.19.2, in a child
+ * process that trusts the node's voice certificate.
+ */
+describe('two discord.js bots with @discordjs/voice 0.19.2 through Chorus voice', function () {
   this.timeout(30_000);
   let world: VoiceWorld;
+  let bots: [TestBot, TestBot];
+  let cert: string;
+  let sockets: VoiceSocketWatch;
   before(async () => {
+    sockets = new VoiceSocketWatch();
     world = await VoiceWorld.start();
+    const { api } = world.server;
+    bots = [await createBot(api, world.owner.token, 'speaker'), await createBot(api, world.owner.token, 'listener')];
+    for (const bot of bots) await addBot(api, world.owner.token, bot, world.guild.id, '0');
+    const served = world.server.node.voice?.tls.cert;
+    assert.ok(served, 'the node serves voice');
+    cert = served;
   });
-  after(() => world.stop());
+  after(async () => {
+    sockets.stop();
+    await world.stop();
+  });
 
-  it('one connection plays 50 opus frames and the other receives them through its VoiceReceiver, byte-identical', async () => {
-    const channelId = await world.createVoiceChannel('bots');
-    const frames = Array.from({ length: 50 }, (_, index) =>
-      Buffer.concat([Buffer.from([0xfc, index]), randomBytes(60)]),
-    );
-    const cert = world.server.node.voice?.tls.cert;
-    assert.ok(cert);
-    const result = await runBots(cert, {
-      gatewayUrl: world.server.gatewayUrl,
+  async function run(scenario: BotsArgs['scenario'], extra: Partial<BotsArgs> = {}): Promise<BotsResult> {
+    const args: BotsArgs = {
+      scenario,
+      apiUrl: `${world.server.node.url}/api`,
       guildId: world.guild.id,
-      channelId,
-      senderToken: world.owner.token,
-      receiverToken: world.member.token,
-      frames: frames.map((frame) => frame.toString('base64')),
+      channelId: await world.createVoiceChannel(`${scenario}-1`),
+      otherChannelId: await world.createVoiceChannel(`${scenario}-2`),
+      tokens: [bots[0].token, bots[1].token],
+      frames: 50,
+      ...extra,
+    };
+    return runBots<BotsResult>(cert, args, (userId, code) => {
+      assert.ok(sockets.close(userId, code, 'voice server restarting'), `a voice socket of ${userId}`);
     });
-    const sent = new Set(frames.map((frame) => frame.toString('base64')));
-    const matching = result.received.filter((packet) => sent.has(packet));
+  }
+
+  it('bot A plays 50 tone frames that bot B hears and decodes; each sees the other in voice; A leaving is op 13 and channel_id null to B', async () => {
+    const result = await run('exchange');
+    assert.equal(result.cachesSawBoth, true, "each bot's guild.voiceStates has both in the channel");
     // The first frame may beat the Speaking relay that maps the ssrc (voice.md §2): most, not all.
-    assert.ok(matching.length >= 45, `${matching.length} of 50 frames arrived intact`);
+    assert.ok(result.received >= 45, `${result.received} of 50 packets arrived`);
+    assert.ok(result.intact >= 45, `${result.intact} arrived byte-identical to a sent frame`);
+    assert.ok(loud(result.rms) >= 40, `${loud(result.rms)} of ${result.received} decoded to a tone`);
+    assert.equal(result.speakingStarted, true, "B's receiver.speaking emitted start for A");
+    assert.deepEqual(result.maxDave, [1], 'A advertised DAVE 1 (daveEncryption on by default)');
+    assert.deepEqual(result.daveVersions, [0], 'the server chose transport encryption only (DAVE 0)');
+    assert.deepEqual(result.modes, ['aead_aes256_gcm_rtpsize', 'aead_aes256_gcm_rtpsize']);
+    assert.equal(result.clientDisconnect, true, 'B got op 13 for A');
+    assert.equal(result.ssrcDeleted, true, "B's receiver forgot A's ssrc");
+    assert.equal(result.sawLeave, true, "B's discord.js saw A's voice state with channelId null");
+  });
+
+  it('with daveEncryption false (max_dave_protocol_version 0) the same exchange works', async () => {
+    const result = await run('exchange', { daveEncryption: false });
+    assert.deepEqual(result.maxDave, [0]);
+    assert.ok(result.received >= 45, `${result.received} of 50 packets arrived`);
+    assert.ok(loud(result.rms) >= 40, `${loud(result.rms)} of ${result.received} decoded to a tone`);
     assert.equal(result.speakingStarted, true);
+  });
+
+  it('bots that cannot do AES-GCM select XChaCha20-Poly1305 and the exchange works', async () => {
+    const result = await run('exchange', { xchachaOnly: true });
+    assert.deepEqual(result.modes, ['aead_xchacha20_poly1305_rtpsize', 'aead_xchacha20_poly1305_rtpsize']);
+    assert.ok(result.intact >= 45, `${result.intact} of 50 packets arrived intact`);
+    assert.ok(loud(result.rms) >= 40, `${loud(result.rms)} of ${result.received} decoded to a tone`);
+  });
+
+  it('a speaker whose voice socket the server closes with 4015 mid-stream resumes (op 7, op 9) with its ssrc, and the listener keeps hearing it', async () => {
+    const result = await run('resume', { frames: 100 });
+    const resume = result.ops.indexOf('>>7');
+    assert.ok(resume > 0, `A sent op 7 Resume: ${result.ops.join(' ')}`);
+    assert.ok(result.ops.indexOf('<<9', resume) > resume, `answered op 9 Resumed: ${result.ops.join(' ')}`);
+    assert.equal(result.ops.filter((op) => op === '>>0').length, 1, 'no second Identify');
+    assert.equal(result.resumed, true);
+    assert.equal(new Set(result.ssrcs).size, 1, 'one Ready, one ssrc');
+    const after = result.rms.slice(result.atResumed);
+    assert.ok(loud(after) >= 40, `${loud(after)} tone frames arrived after the resume (of ${after.length})`);
+    assert.ok(result.received >= 90, `${result.received} of 100 packets arrived`);
+  });
+
+  it('a bot moving to another voice channel gets a new token, identifies again and is Ready there; the old channel hears op 13', async () => {
+    const result = await run('move');
+    assert.equal(result.tokens.length, 2, 'two VOICE_SERVER_UPDATEs');
+    assert.notEqual(result.tokens[0], result.tokens[1], 'a new token for the new channel');
+    assert.deepEqual(result.identifyTokens, result.tokens, '@discordjs/voice identified with each');
+    assert.equal(result.reidentified, true);
+    assert.equal(result.readyAgain, true, 'B Ready in the other channel');
+    assert.equal(result.clientDisconnect, true, 'A (old channel) got op 13 for B');
+    assert.equal(result.aSawMove, true, "A's discord.js cache has B in the other channel");
+  });
+
+  it('a voice token the gateway never issued is refused with close 4004', async () => {
+    const result = await run('badToken');
+    assert.equal(result.gotClose, true);
+    assert.equal(result.closeCodes[0], 4004);
+    assert.equal(result.reachedReady, false);
   });
 });
