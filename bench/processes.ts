@@ -71,7 +71,8 @@ export function ensureBuilt(): Promise<void> {
 export async function startChorus(
   port: number,
   extraEnv: Record<string, string> = {},
-  entry: ChorusEntry = 'compiled',
+  // BENCH_CHORUS_ENTRY=tsx: a "before" run of the sources under tsx, to compare with a compiled one.
+  entry: ChorusEntry = process.env.BENCH_CHORUS_ENTRY === 'tsx' ? 'tsx' : 'compiled',
 ): Promise<ServerProcess> {
   if (entry === 'compiled') await ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-bench-'));
