@@ -138,8 +138,8 @@ export function voiceHeader(options: VoiceBenchOptions): string {
     `\nVoice media: ${options.speakers} speaker(s) per channel (fewer when the channel is smaller), each a ${options.packetsPerSecond}/s` +
     ` stream of 120-byte AES-GCM rtpsize frames, ${options.seconds} s measured after ${options.warmupMs} ms warm-up; loopback,` +
     ' one host shared with other work: only same-run ratios mean anything' +
-    '\n  forwarded/s (received/expected) | per core-second (forwarded per CPU-second of the relay above its idle rate)' +
-    ' | CPU ms per 1,000 forwarded, net of idle (raw) | send-to-receive latency p50/p99 ms'
+    '\n  forwarded/s (received/expected) | per core-second (forwarded per CPU-second of the relay process)' +
+    ' | CPU ms per 1,000 forwarded (less the idle rate measured before) | send-to-receive latency p50/p99 ms'
   );
 }
 
@@ -147,14 +147,14 @@ export function voiceHeader(options: VoiceBenchOptions): string {
 export function voiceLines(row: VoiceRow): string {
   const line = (name: string, run: VoiceRun): string =>
     `  ${name} | ${fmt(run.forwardedPerSecond, 0)}/s (${run.forwarded}/${run.expectedForwards}) | ${fmt(run.forwardedPerCoreSecond, 0)}/core-s` +
-    ` | ${fmt(run.netCpuMsPer1000, 2)} ms/1k (${fmt(run.cpuMsPer1000, 2)}) | p50 ${fmt(run.p50, 3)} p99 ${fmt(run.p99, 3)} (max ${fmt(run.max, 1)})` +
+    ` | ${fmt(run.cpuMsPer1000, 2)} ms/1k (${fmt(run.netCpuMsPer1000, 2)}) | p50 ${fmt(run.p50, 3)} p99 ${fmt(run.p99, 3)} (max ${fmt(run.max, 1)})` +
     (run.corrupt > 0 ? ` | ${run.corrupt} CORRUPT of ${run.verified + run.corrupt} checked` : '');
   const { chorus, bare, bareAead } = row;
   return (
     `\n${row.members} members, ${chorus.speakers} speaking (${fmt(chorus.offeredPerSecond, 0)} packets/s in):` +
     `\n${line('chorus          ', chorus)}\n${line('bare UDP relay  ', bare)}\n${line('bare + AES-GCM  ', bareAead)}` +
-    `\n  chorus vs bare: net CPU per packet ${fmt(chorus.netCpuMsPer1000 / bare.netCpuMsPer1000, 1)}x` +
-    ` (vs AES-GCM relay ${fmt(chorus.netCpuMsPer1000 / bareAead.netCpuMsPer1000, 1)}x)` +
+    `\n  chorus vs bare: CPU per packet ${fmt(chorus.cpuMsPer1000 / bare.cpuMsPer1000, 1)}x` +
+    ` (vs AES-GCM relay ${fmt(chorus.cpuMsPer1000 / bareAead.cpuMsPer1000, 1)}x)` +
     ` | added latency p50 ${fmt(chorus.p50 - bare.p50, 3)} ms p99 ${fmt(chorus.p99 - bare.p99, 3)} ms` +
     ` (vs AES-GCM relay p50 ${fmt(chorus.p50 - bareAead.p50, 3)} p99 ${fmt(chorus.p99 - bareAead.p99, 3)})`
   );

@@ -42,9 +42,9 @@ export interface VoiceRun {
   readonly cpuMs: number;
   readonly idleCpuMsPerSecond: number;
   readonly cpuMsPer1000: number;
-  /** The same less the idle rate over the window: what the packets themselves cost. */
+  /** The same less the idle rate over the window: what the packets themselves cost (noisy at low rates). */
   readonly netCpuMsPer1000: number;
-  /** Forwarded packets per net CPU-second: what one core would forward, if the relay kept it busy. */
+  /** Forwarded packets per CPU-second (raw): what one core would forward, if the relay kept it busy. */
   readonly forwardedPerCoreSecond: number;
   /** Send → receive on this host, ms. */
   readonly p50: number;
@@ -167,7 +167,7 @@ export async function runVoiceLoad(options: VoiceLoadOptions): Promise<VoiceRun>
     idleCpuMsPerSecond,
     cpuMsPer1000: (cpu / received) * 1000,
     netCpuMsPer1000: (netCpu / received) * 1000,
-    forwardedPerCoreSecond: netCpu > 0 ? (received / netCpu) * 1000 : Number.NaN,
+    forwardedPerCoreSecond: cpu > 0 ? (received / cpu) * 1000 : Number.NaN,
     p50,
     p99,
     max,
