@@ -52,6 +52,8 @@ function payloadOf(header: Uint8Array, plaintext: Uint8Array): Uint8Array | unde
  * other). Members share rooms whatever their transport.
  */
 export class WebRtcHub implements WebRtcOutlet {
+  private readonly answering = new WeakSet<VoiceMediaSession>();
+
   constructor(
     private readonly rooms: VoiceRooms,
     private readonly udp: Socket,
@@ -69,12 +71,17 @@ export class WebRtcHub implements WebRtcOutlet {
     const fragment = typeof body.data === 'string' ? body.data : body.sdp;
     if (fragment === undefined) throw new MalformedFragment('webrtc needs an SDP fragment in data or sdp');
     const offer = clientOffer(fragment, body.codecs);
+    // Each answer binds a port: one in flight per member, so a flood of op 1 cannot hold many.
+    if (this.answering.has(member)) throw new MalformedFragment('a webrtc select is already being answered');
+    this.answering.add(member);
     let answered: { peer: WebRtcPeer; sdp: string };
     try {
       answered = await WebRtcPeer.answer(offer, this.options);
     } catch (error) {
       this.log.info('voice_webrtc_offer_refused', { reason: (error as Error).message });
       throw new MalformedFragment('the fragment does not make an offer');
+    } finally {
+      this.answering.delete(member);
     }
     const { peer, sdp } = answered;
     if (!this.rooms.bySsrcOf(member.ssrc)) {

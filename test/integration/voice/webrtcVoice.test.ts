@@ -9,7 +9,7 @@ import { startVoiceServer, type RunningVoiceServer } from '../../../src/voice/Vo
 import { voiceTlsMaterial } from '../../../src/voice/voiceTls.js';
 import { VoiceEncryptionMode } from '../../../src/voice/voiceProtocol.js';
 import { RawVoiceClient } from './rawVoiceClient.js';
-import { readTemplate } from './webrtcSignalling.js';
+import { fragmentOf, readTemplate } from './webrtcSignalling.js';
 import { WebRtcVoiceClient } from './webrtcVoiceClient.js';
 
 const SECRET = 'webrtc-test-secret';
@@ -132,7 +132,7 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     assert.ok(intact >= 45, `the web client heard ${intact} of 50 frames`);
   });
 
-  it('refuses a webrtc select before identify (4003), an oversized SDP (4002) and a garbage fragment (4002)', async () => {
+  it('refuses a webrtc select before identify (4003), an oversized SDP, a garbage fragment and a flood of selects (4002)', async () => {
     const early = await rawClient();
     await early.nextOf(8);
     early.send(1, { protocol: 'webrtc', data: 'a=ice-ufrag:abcd', codecs: [] });
@@ -151,9 +151,19 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     await garbage.nextOf(2);
     garbage.send(1, { protocol: 'webrtc', data: 'm=audio\r\n\u0000not sdp at all\na=fingerprint:md5 zz', sdp: 'x' });
     assert.equal((await garbage.closed).code, 4002);
+
+    // A flood of selects: the first is answered, the next ones (while it is) close the socket 4002.
+    const flood = await webClient();
+    await flood.voice.nextOf(8);
+    flood.voice.send(0, identifyFor());
+    await flood.voice.nextOf(2);
+    await flood.pc.setLocalDescription(await flood.pc.createOffer());
+    const fragment = fragmentOf(flood.pc.localDescription?.sdp ?? '');
+    for (let i = 0; i < 20; i++) flood.voice.send(1, { protocol: 'webrtc', data: fragment });
+    assert.equal((await flood.voice.closed).code, 4002);
   });
 
-  it("drops garbage datagrams sent to a web client's port and keeps forwarding between web clients", async () => {
+  it("drops garbage datagrams at a web client's port, from anyone and from the client itself, and keeps forwarding", async () => {
     const speaker = await webClient();
     const description = await speaker.join(identifyFor());
     const listener = await webClient();
@@ -169,6 +179,11 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     junk.push(Buffer.concat([Buffer.from([0x80, 0xc8]), randomBytes(30)])); // RTCP-shaped
     for (const datagram of junk) attacker.send(datagram, port, '127.0.0.1');
     attacker.close();
+    // The same junk from the speaker's own ICE-validated address (it passes ICE, then fails SRTP or RTP parsing).
+    const own = speaker.audio.sender.dtlsTransport.iceTransport.connection as unknown as {
+      send(data: Buffer): Promise<void>;
+    };
+    for (const datagram of [...junk, Buffer.from([0x17, 0xfe, 0xfd, 0, 0])]) await own.send(datagram);
     speaker.speak();
     const frames = Array.from({ length: 50 }, () => randomBytes(80));
     for (const frame of frames) {
