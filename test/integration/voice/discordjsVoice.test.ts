@@ -31,6 +31,12 @@ interface BotsResult {
   gotClose: boolean;
   closeCodes: number[];
   reachedReady: boolean;
+  joinedChannelId: string;
+  lateChannelId: string | null;
+  lateSessionId: string;
+  aSessionId: string;
+  lateSelfDeaf: boolean;
+  listed: string[];
 }
 
 /** Frames whose decoded sound is a tone, not silence or garbage. */
@@ -131,6 +137,14 @@ describe('two discord.js bots with @discordjs/voice 0.19.2 through Chorus voice'
     assert.equal(result.readyAgain, true, 'B Ready in the other channel');
     assert.equal(result.clientDisconnect, true, 'A (old channel) got op 13 for B');
     assert.equal(result.aSawMove, true, "A's discord.js cache has B in the other channel");
+  });
+
+  it('a bot logging in while another is in voice finds it there in its cache (GUILD_CREATE voice_states)', async () => {
+    const result = await run('lateLogin');
+    assert.equal(result.lateChannelId, result.joinedChannelId);
+    assert.equal(result.lateSessionId, result.aSessionId, 'the voice state names the session that joined');
+    assert.equal(result.lateSelfDeaf, false);
+    assert.deepEqual(result.listed, [bots[0].id], "the voice channel's members are A");
   });
 
   it('a voice token the gateway never issued is refused with close 4004', async () => {

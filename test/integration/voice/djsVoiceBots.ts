@@ -16,7 +16,7 @@ import { WAIT_MS, joinVoice, loginBot, untilMessage, untilVoiceState, type Bot, 
 import { decodedRms, toneFrames } from './djsTone.js';
 
 export interface BotsArgs {
-  readonly scenario: 'exchange' | 'resume' | 'move' | 'badToken';
+  readonly scenario: 'exchange' | 'resume' | 'move' | 'badToken' | 'lateLogin';
   readonly apiUrl: string;
   readonly guildId: string;
   readonly channelId: string;
@@ -205,7 +205,26 @@ async function badToken(_a: Bot, b: Bot): Promise<Record<string, unknown>> {
   return { gotClose, closeCodes, reachedReady };
 }
 
-const scenarios = { exchange, resume, move, badToken };
+/** A is in voice when a client logs in: its GUILD_CREATE (voice_states, members) puts A in the channel. */
+async function lateLogin(a: Bot): Promise<Record<string, unknown>> {
+  const ja = await joinVoice(a, args.channelId, { group: 'a' });
+  const late = await loginBot(args.apiUrl, args.tokens[1], args.guildId);
+  const state = late.guild.voiceStates.cache.get(a.userId);
+  const channel = late.guild.channels.cache.get(args.channelId);
+  const listed = channel?.isVoiceBased() === true ? [...channel.members.keys()] : [];
+  ja.connection.destroy();
+  await late.client.destroy();
+  return {
+    joinedChannelId: args.channelId,
+    lateChannelId: state?.channelId,
+    lateSessionId: state?.sessionId,
+    aSessionId: ja.messages.find((m) => m.dir === '>>' && m.op === 0)?.d?.['session_id'],
+    lateSelfDeaf: state?.selfDeaf,
+    listed,
+  };
+}
+
+const scenarios = { exchange, resume, move, badToken, lateLogin };
 const started = performance.now();
 const [a, b] = await Promise.all(args.tokens.map((token) => loginBot(args.apiUrl, token, args.guildId)));
 if (!a || !b) throw new Error('two bots expected');
