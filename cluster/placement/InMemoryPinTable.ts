@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../src/domain/Clock.js';
 import { assertPin, EMPTY_PINS, type PinSet, type PinTable } from './PinTable.js';
 
 /**
@@ -7,6 +8,8 @@ import { assertPin, EMPTY_PINS, type PinSet, type PinTable } from './PinTable.js
 export class InMemoryPinTable implements PinTable {
   readonly #watchers = new Set<(version: number) => void>();
   #set: PinSet = EMPTY_PINS;
+
+  constructor(private readonly clock: Clock = systemClock) {}
 
   read(knownVersion?: number): Promise<PinSet | number> {
     return Promise.resolve(knownVersion === this.#set.version ? knownVersion : this.#set);
@@ -34,7 +37,8 @@ export class InMemoryPinTable implements PinTable {
   }
 
   #write(pins: Map<string, string>): number {
-    const version = this.#set.version + 1;
+    // From the clock at the first write, as the Redis table numbers them (see there why).
+    const version = (this.#set.version === 0 ? this.clock.now() : this.#set.version) + 1;
     this.#set = { version, pins };
     for (const watcher of this.#watchers) {
       queueMicrotask(() => {

@@ -22,9 +22,12 @@ for _, item in ipairs(redis.call('HGETALL', KEYS[1])) do reply[#reply + 1] = ite
 return reply`,
 );
 
-// KEYS: pins hash, version. ARGV: channel, key, node ('' removes the pin). Returns the new version.
+// KEYS: pins hash, version. ARGV: channel, key, node ('' removes the pin), now (ms). Returns the new version.
+// A version starts from the clock, not from 1: after Redis restarted empty, a new first pin must not
+// reuse a version a node still holds (it would take the new pins for the ones it has).
 const WRITE = script(
   `if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[2]) else redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
+redis.call('SET', KEYS[2], ARGV[4], 'NX')
 local version = redis.call('INCR', KEYS[2])
 redis.call('PUBLISH', ARGV[1], version)
 return version`,
@@ -60,11 +63,11 @@ export class RedisPinTable implements PinTable {
 
   async pin(key: string, target: string): Promise<number> {
     assertPin(key, target);
-    return Number(await this.#run(WRITE, [this.#channel, key, target]));
+    return Number(await this.#run(WRITE, [this.#channel, key, target, Date.now()]));
   }
 
   async unpin(key: string): Promise<number> {
-    return Number(await this.#run(WRITE, [this.#channel, key, '']));
+    return Number(await this.#run(WRITE, [this.#channel, key, '', Date.now()]));
   }
 
   async watch(listener: (version: number) => void): Promise<() => Promise<void>> {

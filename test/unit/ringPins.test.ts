@@ -70,12 +70,14 @@ describe('ring pins: placement overrides consulted before the ring', () => {
     const seen: number[] = [];
     follower.onChange((set) => seen.push(set.version));
     try {
-      await pinsAt(follower, await table.pin(hot, NODES[1] as string));
+      const first = await table.pin(hot, NODES[1] as string);
+      await pinsAt(follower, first);
       assert.equal(follower.current().pins.get(hot), NODES[1]);
-      await pinsAt(follower, await table.unpin(hot));
+      const second = await table.unpin(hot);
+      await pinsAt(follower, second);
       assert.equal(follower.current().pins.size, 0);
-      assert.equal(await table.read(2), 2, 'an unchanged version reads as the version alone');
-      assert.deepEqual(seen, [1, 2]);
+      assert.equal(await table.read(second), second, 'an unchanged version reads as the version alone');
+      assert.deepEqual(seen, [first, second]);
     } finally {
       await follower.stop();
     }
