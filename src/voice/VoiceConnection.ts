@@ -110,7 +110,13 @@ export class VoiceConnection implements VoicePeer {
       if (typeof message.op !== 'number') throw new ProtocolClose(VoiceCloseCode.decodeError, 'op must be a number');
       this.dispatch(message.op, message.d);
     } catch (error) {
-      if (!(error instanceof ProtocolClose)) throw error;
+      if (!(error instanceof ProtocolClose)) {
+        // Thrown out of a socket's message handler it would end the process (e.g. JSON.stringify's RangeError
+        // echoing a nonce nested 30,000 deep): this socket goes instead, and the cause is logged.
+        this.context.log.warn('voice_message_failed', { error });
+        this.close(VoiceCloseCode.decodeError, 'message could not be processed');
+        return;
+      }
       this.context.log.info('voice_socket_refused', { code: error.code, reason: error.message });
       this.close(error.code, error.message);
     }

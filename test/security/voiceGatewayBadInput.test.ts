@@ -179,4 +179,18 @@ describe('voice gateway refuses bad input with the documented close code and kee
     client.send(0, grant(ALICE, freshChannel()).identify);
     assert.equal((await client.nextOf(2)).op, 2);
   });
+
+  it('deeply nested JSON in any op (a heartbeat nonce too deep to echo) closes that socket 4002; the server lives', async () => {
+    const lounge = freshChannel();
+    const alice = await clients.joined(ALICE, lounge);
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    for (const frame of [`{"op":3,"d":${deep}}`, `{"op":3,"d":{"t":${deep}}}`, `{"op":0,"d":{"token":${deep}}}`]) {
+      const client = await clients.connect();
+      await client.nextOf(8);
+      client.ws.send(frame);
+      assert.equal((await client.closed).code, 4002);
+    }
+    alice.client.send(3, { t: 9, seq_ack: alice.client.lastSeq });
+    assert.deepEqual((await alice.client.nextOf(6)).d, { t: 9 });
+  });
 });
