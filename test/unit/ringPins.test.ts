@@ -5,7 +5,9 @@ import { followMembership } from '../../cluster/membership/followMembership.js';
 import { InMemoryMembership, InMemoryMembershipTable } from '../../cluster/membership/InMemoryMembership.js';
 import { InMemoryPinTable } from '../../cluster/placement/InMemoryPinTable.js';
 import { PinFollower } from '../../cluster/placement/PinFollower.js';
+import type { PinTable } from '../../cluster/placement/PinTable.js';
 import { HashRing } from '../../cluster/ring/HashRing.js';
+import { ServiceUnavailableError } from '../../src/domain/errors.js';
 import { createLogger } from '../../src/domain/Logger.js';
 import { InMemoryLeaseTable } from '../../src/store/memory/InMemoryLeaseTable.js';
 import { aMember, FAST, viewWhere } from '../contract/membershipContract.js';
@@ -78,6 +80,33 @@ describe('ring pins: placement overrides consulted before the ring', () => {
       assert.equal(follower.current().pins.size, 0);
       assert.equal(await table.read(second), second, 'an unchanged version reads as the version alone');
       assert.deepEqual(seen, [first, second]);
+    } finally {
+      await follower.stop();
+    }
+  });
+
+  it('keeps the last pins while the table cannot be read, and takes the newer ones once it can', async () => {
+    const table = new InMemoryPinTable();
+    let down = false;
+    const flaky: PinTable = {
+      read: (known) => (down ? Promise.reject(new ServiceUnavailableError('Redis is down')) : table.read(known)),
+      pin: (key, node) => table.pin(key, node),
+      unpin: (key) => table.unpin(key),
+      watch: (listener) => table.watch(listener),
+    };
+    const follower = new PinFollower(flaky, log, { refreshMs: 60_000 });
+    await follower.start();
+    try {
+      const first = await table.pin(hot, NODES[1] as string);
+      await pinsAt(follower, first);
+      down = true;
+      const second = await table.pin(hot, NODES[2] as string);
+      await assert.rejects(follower.refresh(), ServiceUnavailableError);
+      assert.equal(follower.current().pins.get(hot), NODES[1], 'the last pins stay in force');
+      down = false;
+      await follower.refresh();
+      assert.equal(follower.current().version, second);
+      assert.equal(follower.current().pins.get(hot), NODES[2]);
     } finally {
       await follower.stop();
     }
