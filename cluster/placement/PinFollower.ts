@@ -43,7 +43,12 @@ export class PinFollower {
         if (version !== this.#set.version) this.#refreshQuietly();
       }),
     );
-    await this.refresh();
+    try {
+      await this.refresh();
+    } catch (error) {
+      await this.#unwatch().catch(() => undefined); // the caller gives up on this follower
+      throw error;
+    }
     this.#timer = setInterval(() => {
       this.#refreshQuietly();
     }, this.#options.refreshMs);
