@@ -24,6 +24,8 @@ export interface ComparedFigure {
 
 /** Fields that name an array row (a bench parameter), in order of preference; they are not figures themselves. */
 const ROW_KEYS = ['clients', 'sessions', 'members', 'entry', 'name'];
+/** What the bare counterpart of a `chorus` object is called beside it, in order of preference. */
+const BASELINE_TWINS = ['baseline', 'bare'];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -52,16 +54,16 @@ function lookup(root: Json, segments: readonly string[]): Json | undefined {
 }
 
 /**
- * The bare-baseline counterpart of the figure at `segments`: the same path with `baseline` in place of `chorus`
- * (`http.chorus[clients=10].perSecond` → `http.baseline[clients=10].perSecond`), or else a `baselineX` key
+ * The bare-baseline counterpart of the figure at `segments`: the same path with `baseline` (or `bare`) in place of
+ * `chorus` (`http.chorus[clients=10].perSecond` → `http.baseline[clients=10].perSecond`), or else a `baselineX` key
  * beside the figure `x` or beside one of its ancestors (`passive.allActive.p99` → `passive.baselineP99`).
  */
 function baselineOf(root: Json, segments: readonly string[]): number | undefined {
   const chorusAt = segments.indexOf('chorus');
-  if (chorusAt >= 0) {
+  for (const name of chorusAt >= 0 ? BASELINE_TWINS : []) {
     const twin = lookup(
       root,
-      segments.map((segment, index) => (index === chorusAt ? 'baseline' : segment)),
+      segments.map((segment, index) => (index === chorusAt ? name : segment)),
     );
     if (typeof twin === 'number') return twin;
   }
@@ -99,9 +101,9 @@ export function figuresOf(results: unknown): Figure[] {
       });
     } else if (isRecord(node)) {
       for (const [key, value] of Object.entries(node)) {
-        if (ROW_KEYS.includes(key) && segments.length > 0 && segments[segments.length - 1]?.startsWith(`${key}=`)) {
-          continue;
-        }
+        // A row's parameter, also when repeated inside the row (`fanout[sessions=100].chorus.sessions`).
+        const scalar = typeof value === 'number' || typeof value === 'string';
+        if (scalar && ROW_KEYS.includes(key) && segments.includes(`${key}=${value}`)) continue;
         walk(value, [...segments, key]);
       }
     }

@@ -35,6 +35,10 @@ function run(scale: number, baselineScale = 1): Record<string, unknown> {
       },
     ],
     passive: { allActive: { p99: 60 }, passive: { p99: 20 }, baselineP99: 40 },
+    // The voice section names its baselines `bare` and repeats the row parameter inside each run.
+    voice: [
+      { members: 10, chorus: { members: 10, p99: 3 * scale }, bare: { members: 10, p99: 1 }, bareAead: { p99: 2 } },
+    ],
   };
 }
 
@@ -52,13 +56,15 @@ describe('bench comparison (npm run bench:compare)', () => {
     assert.equal(byPath(figures, 'fanout[sessions=100].chorus.p99').baseline, 10);
     assert.equal(byPath(figures, 'fanout[sessions=100].rssPerSessionBytes').baseline, 2_000);
     assert.equal(byPath(figures, 'passive.allActive.p99').baseline, 40, 'baselineP99 beside an ancestor');
+    assert.equal(byPath(figures, 'voice[members=10].chorus.p99').baseline, 1, 'a `bare` twin');
     assert.equal(byPath(figures, 'startup.compiled.rssBytes').baseline, 50e6);
     assert.equal(byPath(figures, 'startup.compiled.startMs').baseline, undefined, 'no bare start-up figure');
   });
 
   it('leaves out row parameters, labels and raw sample arrays', () => {
     const paths = figuresOf(run(1)).map((figure) => figure.path);
-    assert.ok(!paths.some((path) => path.endsWith('.clients') || path.endsWith('.sessions')), paths.join(', '));
+    const parameters = /\.(clients|sessions|members)$/;
+    assert.ok(!paths.some((path) => parameters.test(path)), paths.join(', '));
     assert.ok(!paths.some((path) => path.includes('startsMs')), paths.join(', '));
     assert.ok(paths.includes('durationMs'));
   });
