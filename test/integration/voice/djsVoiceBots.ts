@@ -16,7 +16,7 @@ import { WAIT_MS, joinVoice, loginBot, untilMessage, untilVoiceState, type Bot, 
 import { decodedRms, toneFrames } from './djsTone.js';
 
 export interface BotsArgs {
-  readonly scenario: 'exchange' | 'resume' | 'move' | 'badToken' | 'lateLogin';
+  readonly scenario: 'exchange' | 'resume' | 'move' | 'badToken' | 'lateLogin' | 'disconnected';
   readonly apiUrl: string;
   readonly guildId: string;
   readonly channelId: string;
@@ -178,6 +178,26 @@ async function move(a: Bot, b: Bot): Promise<Record<string, unknown>> {
   return { tokens: b.voiceTokens, identifyTokens, reidentified, readyAgain, clientDisconnect, aSawMove };
 }
 
+/** The close codes of every voice WebSocket a connection opens from now on (its Networking's 'close'). */
+function closeCodesOf(joined: Joined): { codes: number[]; first: Promise<number> } {
+  const codes: number[] = [];
+  const first = new Promise<number>((resolve) => {
+    const watch = (networking: { on(event: 'close', listener: (code: number) => void): unknown }): void => {
+      networking.on('close', (code: number) => {
+        codes.push(code);
+        resolve(code);
+      });
+    };
+    const now = joined.connection.state;
+    if ('networking' in now) watch(now.networking);
+    joined.connection.on('stateChange', (before, after) => {
+      if (!('networking' in after) || ('networking' in before && before.networking === after.networking)) return;
+      watch(after.networking);
+    });
+  });
+  return { codes, first };
+}
+
 /** B joins with a token the gateway never issued (tampered on its way to @discordjs/voice): the voice WS closes 4004. */
 async function badToken(_a: Bot, b: Bot): Promise<Record<string, unknown>> {
   const tampered: DiscordGatewayAdapterCreator = (methods) =>
@@ -187,19 +207,9 @@ async function badToken(_a: Bot, b: Bot): Promise<Record<string, unknown>> {
         methods.onVoiceServerUpdate({ ...data, token: `${data.token}x` });
       },
     });
-  const closeCodes: number[] = [];
   const jb = await joinVoice(b, args.channelId, { group: 'b', adapterCreator: tampered, ready: false });
-  const closed = new Promise<void>((resolve) => {
-    jb.connection.on('stateChange', (before, after) => {
-      const networking = 'networking' in after ? after.networking : undefined;
-      if (!networking || ('networking' in before && before.networking === networking)) return;
-      networking.on('close', (code: number) => {
-        closeCodes.push(code);
-        resolve();
-      });
-    });
-  });
-  const gotClose = await held(Promise.race([closed, new Promise((_, reject) => setTimeout(reject, WAIT_MS))]));
+  const { codes: closeCodes, first } = closeCodesOf(jb);
+  const gotClose = await held(Promise.race([first, new Promise((_, reject) => setTimeout(reject, WAIT_MS))]));
   const reachedReady = jb.connection.state.status === VoiceConnectionStatus.Ready;
   jb.connection.destroy();
   return { gotClose, closeCodes, reachedReady };
@@ -224,7 +234,32 @@ async function lateLogin(a: Bot): Promise<Record<string, unknown>> {
   };
 }
 
-const scenarios = { exchange, resume, move, badToken, lateLogin };
+/**
+ * B (MOVE_MEMBERS) disconnects A through discord.js's VoiceState.disconnect() (REST, channel_id null). On Discord
+ * the voice server then closes A's voice socket 4014 and tells the channel op 13; @discordjs/voice needs that
+ * close to leave Ready, as it ignores a VOICE_STATE_UPDATE without a channel.
+ */
+async function disconnected(a: Bot, b: Bot): Promise<Record<string, unknown>> {
+  const ja = await joinVoice(a, args.channelId, { group: 'a' });
+  const jb = await joinVoice(b, args.channelId, { group: 'b' });
+  const { codes, first } = closeCodesOf(ja);
+  await b.guild.voiceStates.cache.get(a.userId)?.disconnect('test: a moderator disconnects A');
+  const sawLeave = await held(
+    untilVoiceState(b, "A's voice state without a channel", () =>
+      b.voiceUpdates.some((state) => state.id === a.userId && state.channelId === null),
+    ),
+  );
+  const clientDisconnect = await held(
+    untilMessage(jb, 'op 13 for A', (m) => m.dir === '<<' && m.op === 13 && m.d?.['user_id'] === a.userId),
+  );
+  const closed = await held(Promise.race([first, new Promise((_, reject) => setTimeout(reject, 1_000))]));
+  const status = ja.connection.state.status;
+  ja.connection.destroy();
+  jb.connection.destroy();
+  return { sawLeave, clientDisconnect, closed, closeCodes: codes, status };
+}
+
+const scenarios = { exchange, resume, move, badToken, lateLogin, disconnected };
 const started = performance.now();
 const [a, b] = await Promise.all(args.tokens.map((token) => loginBot(args.apiUrl, token, args.guildId)));
 if (!a || !b) throw new Error('two bots expected');
