@@ -39,7 +39,11 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   createGuild: (rt, command) => lifecycle.createGuild(rt, rt.ctx.key, command),
   getGuild: lifecycle.getGuild,
   updateGuild: lifecycle.updateGuild,
-  deleteGuild: lifecycle.deleteGuild,
+  deleteGuild: async (rt, request) => {
+    const reply = await lifecycle.deleteGuild(rt, request);
+    rt.voiceStore.clear(); // a deleted guild's voice states are never read again
+    return reply;
+  },
   listChannels: channels.listChannels,
   getChannel: channels.getChannel,
   createChannel: channels.createChannel,

@@ -38,6 +38,12 @@ export class GuildVoiceStore {
     if (store) this.#write(() => store.remove(guildId, [voice.sessionId]));
   }
 
+  /** Forgets every stored state of the guild (it was deleted). */
+  clear(): void {
+    const { store, guildId } = this;
+    if (store) this.#write(() => store.delete(guildId));
+  }
+
   /** The stored states (activation). */
   async load(): Promise<StoredVoiceState[]> {
     return this.store ? this.store.list(this.guildId) : [];
