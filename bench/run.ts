@@ -114,13 +114,16 @@ async function main(): Promise<void> {
     world.channelIds.map((id) => ({ token: world.owner.token, path: `/api/v10/channels/${id}/messages` })),
   );
   console.log('\nMessage POSTs (closed loop, %d s each)', DURATION_MS / 1000);
-  console.log('clients | chorus msg/s | p50 ms | p99 ms | errors || baseline msg/s | p50 ms | p99 ms');
+  console.log(
+    'clients | chorus msg/s | p50 ms | p99 ms | errors || baseline msg/s | p50 ms | p99 ms || ratio msg/s | p99',
+  );
   CLIENTS.forEach((clients, index) => {
     const c = chorusHttp[index];
     const b = baseHttp[index];
     if (!c || !b) return;
     console.log(
-      `${clients} | ${fmt(c.perSecond, 0)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} | ${c.errors} || ${fmt(b.perSecond, 0)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)}`,
+      `${clients} | ${fmt(c.perSecond, 0)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} | ${c.errors} || ${fmt(b.perSecond, 0)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)}` +
+        ` || ${fmt(c.perSecond / b.perSecond, 2)}x | ${fmt(c.p99 / b.p99, 2)}x`,
     );
   });
   results.http = { chorus: chorusHttp, baseline: baseHttp };
@@ -177,7 +180,8 @@ async function main(): Promise<void> {
     console.log(
       `\nFan-out at ${sessions} sessions: chorus p50 ${fmt(chorusRun.p50, 2)} ms p99 ${fmt(chorusRun.p99, 2)} ms (missing ${chorusRun.missing}) ` +
         `| baseline p50 ${fmt(baseRun.p50, 2)} ms p99 ${fmt(baseRun.p99, 2)} ms | p99 ratio ${fmt(chorusRun.p99 / baseRun.p99, 2)}x` +
-        `\n  RSS per idle session: chorus ${fmt(perSession / 1024)} KB | baseline ${fmt(basePerSession / 1024)} KB`,
+        `\n  RSS per idle session: chorus ${fmt(perSession / 1024)} KB | baseline ${fmt(basePerSession / 1024)} KB` +
+        ` | ratio ${fmt(perSession / basePerSession, 1)}x`,
     );
   }
   results.fanout = fanout;
