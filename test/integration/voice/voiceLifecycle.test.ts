@@ -8,7 +8,7 @@ import type { VoiceServerJson, VoiceStateJson } from '../gateway/voiceFixtures.j
 import { RawVoiceClient } from './rawVoiceClient.js';
 
 /** The voice service's Hello interval here: a member silent for twice this long is dropped. */
-const HEARTBEAT_MS = 400;
+const HEARTBEAT_MS = 500;
 
 /** One member in voice: its gateway session and, once connected, its voice socket. */
 interface InVoice {
