@@ -260,6 +260,11 @@ async function disconnected(a: Bot, b: Bot): Promise<Record<string, unknown>> {
 }
 
 const scenarios = { exchange, resume, move, badToken, lateLogin, disconnected };
+// A scenario stuck past the test's own timeout must not outlive it (discord.js would keep reconnecting).
+setTimeout(() => {
+  process.stderr.write('bots: scenario did not finish in 25 s\n');
+  process.exit(3);
+}, 25_000).unref();
 const started = performance.now();
 const [a, b] = await Promise.all(args.tokens.map((token) => loginBot(args.apiUrl, token, args.guildId)));
 if (!a || !b) throw new Error('two bots expected');
