@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import {
+  PictureLossIndication,
+  RtcpPayloadSpecificFeedback,
   RTCPeerConnection,
   RTCRtpCodecParameters,
   RTCRtpCodingParameters,
@@ -37,6 +39,9 @@ interface RtpRouterAccess {
 
 /** How long a source keeps a sender after its last packet: a few audio frames, a few video frames at low fps. */
 const FLOOR_HOLD_MS: Record<MediaKind, number> = { audio: 200, video: 1_000 };
+
+/** RTCP payload-specific feedback format of a Full Intra Request (RFC 5104), a keyframe request like PLI. */
+const FIR_FORMAT = 4;
 
 /** How long ICE gathering of an ICE-lite answer may take before op 4 is answered without it. */
 const GATHER_TIMEOUT_MS = 5_000;
@@ -181,7 +186,18 @@ export class WebRtcPeer {
 
   /** Calls back when this member asks for a keyframe of the video it receives (PLI). */
   onPictureLoss(handler: () => void): void {
-    this.video?.sender.onPictureLossIndication.subscribe(handler);
+    const sender = this.video?.sender;
+    // Read off the transport: werift's router hands feedback to whatever its sender ssrc names first, and a
+    // client's RTCP sender ssrc is often its own (announced, so registered) media ssrc.
+    sender?.dtlsTransport.onRtcp.subscribe((rtcp) => {
+      if (rtcp.type !== RtcpPayloadSpecificFeedback.type) return;
+      const { feedback } = rtcp;
+      const fir = (feedback as { fir?: { ssrc: number }[] }).fir;
+      const asked =
+        (feedback instanceof PictureLossIndication && feedback.mediaSsrc === sender.ssrc) ||
+        (feedback.count === FIR_FORMAT && (fir ?? []).some((entry) => entry.ssrc === sender.ssrc));
+      if (asked) handler();
+    });
   }
 
   /** Asks this member's browser for a keyframe of a video stream it publishes. */

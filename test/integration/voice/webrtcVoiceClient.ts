@@ -5,6 +5,8 @@ import {
   RTCRtpCodingParameters,
   RtpHeader,
   RtpPacket,
+  useNACK,
+  usePLI,
   useSdesMid,
   type RTCRtpTransceiver,
 } from 'werift';
@@ -13,6 +15,8 @@ import { answerFor, fragmentOf, readTemplate } from './webrtcSignalling.js';
 
 /** The opus payload type a browser usually picks (not Discord's UDP 120). */
 export const BROWSER_OPUS_PT = 111;
+/** The VP8 payload type a browser usually picks; its rtx is the next one. */
+export const BROWSER_VP8_PT = 96;
 
 /** werift's router is private; a test client registers the ssrcs op 5 names there, as the server does. */
 interface RouterAccess {
@@ -30,10 +34,13 @@ interface RouterAccess {
  * built from op 4's template with the server `a=setup:passive`, and op 12 / op 5 announcing its own audio ssrc.
  */
 export class WebRtcVoiceClient {
+  /** Audio packets received, in arrival order. */
   readonly received: RtpPacket[] = [];
+  /** Video packets received, in arrival order. */
+  readonly receivedVideo: RtpPacket[] = [];
   private readonly waiters: (() => void)[] = [];
   private readonly heard = new Set<number>();
-  private readonly pending: number[] = [];
+  private readonly pending: { kind: 'audio' | 'video'; ssrc: number }[] = [];
   private answered = false;
   private sequence = 1000;
 
@@ -41,10 +48,11 @@ export class WebRtcVoiceClient {
     readonly voice: RawVoiceClient,
     readonly pc: RTCPeerConnection,
     readonly audio: RTCRtpTransceiver,
+    readonly video: RTCRtpTransceiver | undefined,
   ) {}
 
-  /** Opens the voice socket (`wss://` trusting `ca`). */
-  static async connect(url: string, ca?: string): Promise<WebRtcVoiceClient> {
+  /** Opens the voice socket (`wss://` trusting `ca`); `video` adds a VP8 transceiver (PT 96, rtx 97). */
+  static async connect(url: string, ca?: string, { video = false } = {}): Promise<WebRtcVoiceClient> {
     const voice = await RawVoiceClient.connect(url, ca);
     const pc = new RTCPeerConnection({
       iceAdditionalHostAddresses: ['127.0.0.1'],
@@ -58,11 +66,26 @@ export class WebRtcVoiceClient {
             payloadType: BROWSER_OPUS_PT,
           }),
         ],
+        video: [
+          new RTCRtpCodecParameters({
+            mimeType: 'video/VP8',
+            clockRate: 90_000,
+            payloadType: BROWSER_VP8_PT,
+            rtcpFeedback: [useNACK(), usePLI()],
+          }),
+          new RTCRtpCodecParameters({
+            mimeType: 'video/rtx',
+            clockRate: 90_000,
+            payloadType: BROWSER_VP8_PT + 1,
+            parameters: `apt=${BROWSER_VP8_PT}`,
+          }),
+        ],
       },
-      headerExtensions: { audio: [useSdesMid()] },
+      headerExtensions: { audio: [useSdesMid()], video: [useSdesMid()] },
     });
     const audio = pc.addTransceiver('audio', { direction: 'sendrecv' });
-    const client = new WebRtcVoiceClient(voice, pc, audio);
+    const camera = video ? pc.addTransceiver('video', { direction: 'sendrecv' }) : undefined;
+    const client = new WebRtcVoiceClient(voice, pc, audio, camera);
     voice.ws.on('message', (data: Buffer) => {
       client.learn(JSON.parse(data.toString('utf8')) as VoiceMessage);
     });
@@ -84,15 +107,19 @@ export class WebRtcVoiceClient {
     const fragment = fragmentOf(localOffer);
     const codecs = [
       { name: 'opus', type: 'audio', priority: 1000, payload_type: BROWSER_OPUS_PT, rtx_payload_type: null },
+      ...(this.video
+        ? [{ name: 'VP8', type: 'video', priority: 1000, payload_type: BROWSER_VP8_PT, rtx_payload_type: 97 }]
+        : []),
     ];
     this.voice.send(1, { protocol: 'webrtc', data: fragment, sdp: fragment, codecs, rtc_connection_id: randomUUID() });
     const description = await this.voice.nextOf(4);
     const template = readTemplate((description.d as { sdp: string }).sdp);
     await this.pc.setRemoteDescription({ type: 'answer', sdp: answerFor(localOffer, template) });
     this.answered = true;
-    for (const ssrc of this.pending.splice(0)) this.listen(ssrc);
+    for (const { kind, ssrc } of this.pending.splice(0)) this.listen(kind, ssrc);
     await this.pc.connectionStateChange.watch((state) => state === 'connected', 10_000);
-    this.voice.send(12, { audio_ssrc: this.ssrc, video_ssrc: 0, rtx_ssrc: 0 });
+    const camera = this.video?.sender;
+    this.voice.send(12, { audio_ssrc: this.ssrc, video_ssrc: camera?.ssrc ?? 0, rtx_ssrc: camera?.rtxSsrc ?? 0 });
     return description;
   }
 
@@ -113,10 +140,24 @@ export class WebRtcVoiceClient {
     await this.audio.sender.sendRtp(new RtpPacket(header, payload));
   }
 
-  /** Resolves once `count` packets arrived, or after `timeoutMs` with what arrived (never rejects). */
-  async receivedAtLeast(count: number, timeoutMs: number): Promise<RtpPacket[]> {
+  /** Sends one VP8 payload as RTP through the camera transceiver. */
+  async sendVideo(payload: Buffer, marker = true): Promise<void> {
+    if (!this.video) throw new Error('connected without video');
+    this.sequence += 1;
+    const header = new RtpHeader({
+      payloadType: BROWSER_VP8_PT,
+      sequenceNumber: this.sequence & 0xffff,
+      timestamp: (this.sequence * 3000) >>> 0,
+      marker,
+    });
+    await this.video.sender.sendRtp(new RtpPacket(header, payload));
+  }
+
+  /** Resolves once `count` packets of a kind arrived, or after `timeoutMs` with what arrived (never rejects). */
+  async receivedAtLeast(count: number, timeoutMs: number, kind: 'audio' | 'video' = 'audio'): Promise<RtpPacket[]> {
+    const packets = kind === 'audio' ? this.received : this.receivedVideo;
     const deadline = Date.now() + timeoutMs;
-    while (this.received.length < count && Date.now() < deadline) {
+    while (packets.length < count && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
         this.waiters.push(() => {
@@ -125,31 +166,45 @@ export class WebRtcVoiceClient {
         });
       });
     }
-    return this.received;
+    return packets;
   }
 
-  /** Op 5 and op 12 name the ssrc the server sends someone's audio under: receive it (werift routes by ssrc). */
+  /**
+   * Op 5 and op 12 name the ssrcs the server sends someone's audio and video under: receive them (werift routes by
+   * ssrc only).
+   */
   private learn(message: VoiceMessage): void {
     if (message.op !== 5 && message.op !== 12) return;
-    const d = message.d as { ssrc?: number; audio_ssrc?: number };
-    const ssrc = message.op === 5 ? d.ssrc : d.audio_ssrc;
-    if (typeof ssrc !== 'number' || ssrc <= 0 || this.heard.has(ssrc)) return;
-    this.heard.add(ssrc);
-    if (this.answered) this.listen(ssrc);
-    else this.pending.push(ssrc);
+    const d = message.d as { ssrc?: number; audio_ssrc?: number; video_ssrc?: number };
+    const named =
+      message.op === 5
+        ? [{ kind: 'audio' as const, ssrc: d.ssrc }]
+        : [
+            { kind: 'audio' as const, ssrc: d.audio_ssrc },
+            { kind: 'video' as const, ssrc: d.video_ssrc },
+          ];
+    for (const { kind, ssrc } of named) {
+      if (typeof ssrc !== 'number' || ssrc <= 0 || this.heard.has(ssrc)) continue;
+      this.heard.add(ssrc);
+      if (this.answered) this.listen(kind, ssrc);
+      else this.pending.push({ kind, ssrc });
+    }
   }
 
-  private listen(ssrc: number): void {
-    const codecs = this.audio.codecs;
-    const encodings = [new RTCRtpCodingParameters({ ssrc, payloadType: BROWSER_OPUS_PT })];
-    (this.pc as unknown as RouterAccess).router.registerRtpReceiverBySsrc(this.audio, {
-      codecs,
+  private listen(kind: 'audio' | 'video', ssrc: number): void {
+    const transceiver = kind === 'audio' ? this.audio : this.video;
+    if (!transceiver) return;
+    const [primary] = transceiver.codecs;
+    const encodings = [new RTCRtpCodingParameters({ ssrc, payloadType: primary?.payloadType ?? 0 })];
+    (this.pc as unknown as RouterAccess).router.registerRtpReceiverBySsrc(transceiver, {
+      codecs: transceiver.codecs,
       encodings,
-      headerExtensions: this.audio.headerExtensions,
+      headerExtensions: transceiver.headerExtensions,
     });
-    const track = this.audio.receiver.tracks.find((candidate) => candidate.ssrc === ssrc);
+    const packets = kind === 'audio' ? this.received : this.receivedVideo;
+    const track = transceiver.receiver.tracks.find((candidate) => candidate.ssrc === ssrc);
     track?.onReceiveRtp.subscribe((rtp) => {
-      this.received.push(rtp);
+      packets.push(rtp);
       for (const wake of this.waiters.splice(0)) wake();
     });
   }

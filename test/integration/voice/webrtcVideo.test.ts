@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { PictureLossIndication, RtcpPayloadSpecificFeedback } from 'werift';
+import { createLogger } from '../../../src/domain/Logger.js';
+import { systemClock } from '../../../src/domain/Clock.js';
+import { issueVoiceToken, newVoiceNonce, verifyVoiceToken } from '../../../src/domain/voiceToken.js';
+import { startVoiceServer, type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
+import { voiceTlsMaterial } from '../../../src/voice/voiceTls.js';
+import { BROWSER_VP8_PT, WebRtcVoiceClient } from './webrtcVoiceClient.js';
+
+const SECRET = 'webrtc-video-secret';
+const GUILD = '100000000000000001';
+const CHANNEL = '300000000000000777';
+let userCounter = 600000000000000000n;
+
+function identifyFor(): Record<string, unknown> {
+  const userId = String((userCounter += 1n));
+  const sessionId = `video-session-${userId}`;
+  const claims = { userId, sessionId, guildId: GUILD, channelId: CHANNEL, nonce: newVoiceNonce() };
+  const token = issueVoiceToken(SECRET, claims, Date.now());
+  return { server_id: GUILD, user_id: userId, session_id: sessionId, token };
+}
+
+describe('WebRTC video: a werift camera publisher and watcher through the SFU', function () {
+  let server: RunningVoiceServer;
+  const clients: WebRtcVoiceClient[] = [];
+
+  before(async () => {
+    server = await startVoiceServer({
+      host: '127.0.0.1',
+      port: 0,
+      publicHost: '127.0.0.1',
+      tls: await voiceTlsMaterial({ certPath: '', keyPath: '' }, '127.0.0.1'),
+      heartbeatIntervalMs: 41_250,
+      clock: systemClock,
+      log: createLogger('silent'),
+      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
+    });
+  });
+  after(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await server.close();
+  });
+
+  async function join(): Promise<WebRtcVoiceClient> {
+    const client = await WebRtcVoiceClient.connect(`wss://${server.endpoint}/?v=8`, server.tls.cert, { video: true });
+    clients.push(client);
+    const description = await client.join(identifyFor());
+    assert.equal((description.d as { video_codec: string }).video_codec, 'VP8');
+    return client;
+  }
+
+  it('forwards VP8 from a publisher to a watcher who joined later, and relays the watcher PLI to the publisher', async () => {
+    const camera = await join();
+    const watcher = await join();
+    const announced = (await watcher.voice.nextOf(12)).d as { video_ssrc: number; user_id: string };
+    assert.ok(announced.video_ssrc > 0, 'the watcher learns the video ssrc it will see');
+    assert.notEqual(announced.video_ssrc, camera.video?.sender.ssrc);
+
+    const frames = Array.from({ length: 30 }, () => randomBytes(300));
+    for (const frame of frames) {
+      await camera.sendVideo(frame);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const received = await watcher.receivedAtLeast(30, 5_000, 'video');
+    const intact = received.filter((rtp) => frames.some((frame) => frame.equals(rtp.payload))).length;
+    assert.ok(intact >= 27, `the watcher got ${intact} of 30 video packets intact`);
+    assert.ok(received.every((rtp) => rtp.header.payloadType === BROWSER_VP8_PT));
+
+    // Watched on the camera's transport: werift's own routing gives feedback to the receiver registered under the
+    // RTCP sender ssrc, which here is one the camera listens on (the SFU's sender ssrc for it).
+    const cameraSender = camera.video?.sender;
+    const pictureLoss = new Promise<void>((resolve) => {
+      cameraSender?.dtlsTransport.onRtcp.subscribe((rtcp) => {
+        if (rtcp instanceof RtcpPayloadSpecificFeedback && rtcp.feedback instanceof PictureLossIndication) {
+          if (rtcp.feedback.mediaSsrc === cameraSender.ssrc) resolve();
+        }
+      });
+    });
+    await watcher.video?.receiver.sendRtcpPLI(announced.video_ssrc);
+    await pictureLoss; // the SFU asked the publisher for a keyframe
+  });
+});
