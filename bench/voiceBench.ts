@@ -96,10 +96,12 @@ export async function voiceSection(options: VoiceBenchOptions): Promise<VoiceRow
     const gatewayUrl = `${chorus.baseUrl.replace(/^http/, 'ws')}/?v=10&encoding=json`;
     let voicePort = 0;
     for (const size of [...options.sizes].sort((a, b) => a - b)) {
-      while (joined.length < size) {
-        const user = users[joined.length];
-        if (!user) throw new Error('not enough users');
-        const { member, mediaPort } = await joinVoice(gatewayUrl, user.token, world.guildId, channelId);
+      // The newcomers join together, as a channel filling up at once would; their order stays the users' order.
+      const newcomers = users.slice(joined.length, size);
+      const joins = await Promise.all(
+        newcomers.map((user) => joinVoice(gatewayUrl, user.token, world.guildId, channelId)),
+      );
+      for (const { member, mediaPort } of joins) {
         joined.push(member);
         voicePort = mediaPort;
       }
@@ -167,8 +169,8 @@ export async function voiceBench(port: number): Promise<{ options: VoiceBenchOpt
     sizes: (env.BENCH_VOICE_SIZES ?? '2,10,25').split(',').map(Number),
     speakers: Number(env.BENCH_VOICE_SPEAKERS ?? 3),
     packetsPerSecond: Number(env.BENCH_VOICE_PPS ?? 50), // one opus frame each 20 ms
-    seconds: Number(env.BENCH_VOICE_SECONDS ?? 3),
-    warmupMs: 500,
+    seconds: Number(env.BENCH_VOICE_SECONDS ?? 2.5),
+    warmupMs: 400,
     port,
   };
   console.log(voiceHeader(options));

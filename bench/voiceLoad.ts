@@ -11,7 +11,7 @@ const VERIFY_EVERY = 25;
 /** Time for packets in flight when the speakers stop to arrive, before the CPU reading. */
 const DRAIN_MS = 300;
 /** The relay's CPU with its members connected and silent (timers, heartbeats), taken before the load. */
-const IDLE_MS = 500;
+const IDLE_MS = 400;
 
 /**
  * CPU time a process has used so far, in ms with ns precision: the sum over its threads of /proc schedstat's
