@@ -5,7 +5,7 @@ import { BadRequestError } from '../domain/errors.js';
 import { clientIp } from './clientIp.js';
 import { credentialAttempts } from './credentialAttempts.js';
 import { errorMiddleware } from './errorMiddleware.js';
-import { httpMetrics, metricsRoute } from './httpMetrics.js';
+import { httpMetrics, labelRoute, metricsRoute } from './httpMetrics.js';
 import { readBody } from './readBody.js';
 import { rateLimitMiddleware } from './rateLimitMiddleware.js';
 import { attachmentRoutes } from './routes/attachmentRoutes.js';
@@ -51,6 +51,7 @@ export function createHttpApp(deps: EdgeDeps): Koa<EdgeState> {
       await next();
       return;
     }
+    labelRoute(ctx, '/health'); // one series for every health path, apart from unmatched requests
     const report = await deps.health();
     ctx.status = report.status === 'ok' ? 200 : 503;
     ctx.body = report;

@@ -79,6 +79,11 @@ export function httpMetrics(metrics: Metrics): Middleware {
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** Names the route of a request a middleware answers outside the routers (health, /metrics). */
+export function labelRoute(ctx: object, route: string): void {
+  (ctx as MatchedRoute)._matchedRoute = route;
+}
+
 /**
  * Serves GET /metrics (not under /api: Discord has no such route) before auth and rate limits, so
  * a scraper needs no account; with a token configured, only a caller presenting it gets the text.
@@ -95,7 +100,7 @@ export function metricsRoute(endpoint: MetricsEndpoint): Middleware {
       await next();
       return;
     }
-    (ctx as MatchedRoute)._matchedRoute = '/metrics';
+    labelRoute(ctx, '/metrics');
     if (!allowed(ctx.get('authorization'))) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Bearer');

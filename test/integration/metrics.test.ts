@@ -30,6 +30,7 @@ describe('GET /metrics', () => {
     for (let i = 0; i < 3; i += 1) await postMessage(server.api, alice.token, guild.channelId, `hello ${i}`);
     await api(server.api, 'GET', '/channels/1/messages', { token: alice.token, expect: 404 });
     await api(server.api, 'GET', '/no/such/route', { token: alice.token, expect: 404 });
+    assert.equal((await fetch(`${server.node.url}/api/v9/-/healthz`)).status, 200);
     const text = await (await fetch(`${server.node.url}/metrics`)).text();
     const samples = parseMetrics(text);
     const messages = { method: 'POST', route: '/api/channels/:channel_id/messages' };
@@ -40,6 +41,7 @@ describe('GET /metrics', () => {
     );
     assert.equal(total(samples, 'chorus_http_requests_total', { route: '/api/auth/register', status: '200' }), 1);
     assert.ok(total(samples, 'chorus_http_requests_total', { route: 'unmatched', status: '404' }) >= 1);
+    assert.equal(total(samples, 'chorus_http_requests_total', { method: 'GET', route: '/health', status: '200' }), 1);
     // The histogram: cumulative buckets ending at +Inf, which equals the count.
     const buckets = pick(samples, 'chorus_http_request_duration_seconds_bucket', messages);
     assert.ok(buckets.length >= 10, 'latency buckets');
