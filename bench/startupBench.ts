@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chorusArgs, ensureBuilt, type ChorusEntry, type ServerProcess } from './processes.js';
-import { rssBytes } from './stats.js';
+import { cpuMs, rssBytes } from './stats.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const READY_TIMEOUT_MS = 60_000;
@@ -19,6 +19,8 @@ export interface StartupRun {
   readonly startMs: number;
   /** Resident set size once listening, before any client connected (median). */
   readonly rssBytes: number;
+  /** CPU time the process used until listening (median): on a shared machine steadier than the wall time. */
+  readonly cpuMs: number;
 }
 
 /** The row: compiled and tsx, started alternately so that load drifts hit both alike. */
@@ -35,7 +37,7 @@ const median = (values: readonly number[]): number => {
 };
 
 /** Starts one node, waits for `node_started`, reads its RSS, stops it. */
-async function startOnce(entry: ChorusEntry): Promise<{ startMs: number; rssBytes: number }> {
+async function startOnce(entry: ChorusEntry): Promise<{ startMs: number; rssBytes: number; cpuMs: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-startup-'));
   const startedAt = performance.now();
   const child = spawn(process.execPath, chorusArgs(entry), {
@@ -58,7 +60,8 @@ async function startOnce(entry: ChorusEntry): Promise<{ startMs: number; rssByte
         resolve(performance.now() - startedAt);
       });
     });
-    return { startMs, rssBytes: await rssBytes(child.pid ?? 0) };
+    const pid = child.pid ?? 0;
+    return { startMs, rssBytes: await rssBytes(pid), cpuMs: await cpuMs(pid) };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -71,7 +74,10 @@ async function startOnce(entry: ChorusEntry): Promise<{ startMs: number; rssByte
 export async function startupRow(starts: number, baseline: ServerProcess): Promise<StartupRow> {
   const baselineRssBytes = await rssBytes(baseline.pid);
   await ensureBuilt();
-  const samples: Record<ChorusEntry, { startMs: number; rssBytes: number }[]> = { compiled: [], tsx: [] };
+  const samples: Record<ChorusEntry, { startMs: number; rssBytes: number; cpuMs: number }[]> = {
+    compiled: [],
+    tsx: [],
+  };
   for (let index = 0; index < starts; index += 1) {
     for (const entry of ['compiled', 'tsx'] as const) samples[entry].push(await startOnce(entry));
   }
@@ -80,6 +86,7 @@ export async function startupRow(starts: number, baseline: ServerProcess): Promi
     startsMs: samples[entry].map((sample) => sample.startMs),
     startMs: median(samples[entry].map((sample) => sample.startMs)),
     rssBytes: median(samples[entry].map((sample) => sample.rssBytes)),
+    cpuMs: median(samples[entry].map((sample) => sample.cpuMs)),
   });
   return { compiled: run('compiled'), tsx: run('tsx'), baselineRssBytes };
 }
@@ -91,12 +98,13 @@ export function startupLines(row: StartupRow): string {
   const { compiled, tsx, baselineRssBytes } = row;
   const line = (name: string, run: StartupRun): string =>
     `  ${name}: start ${fmt(run.startMs, 0)} ms (${run.startsMs.map((ms) => fmt(ms, 0)).join(', ')})` +
+    ` | CPU ${fmt(run.cpuMs, 0)} ms` +
     ` | RSS before the first client ${fmt(run.rssBytes / 1024 / 1024)} MB`;
   return (
     `\nStart-up, spawn to listening (median of ${compiled.startsMs.length}; embedded, empty data dir)` +
     `\n${line('compiled', compiled)}\n${line('tsx     ', tsx)}` +
     `\n  bare baseline (tsx loader): RSS before the first client ${fmt(baselineRssBytes / 1024 / 1024)} MB` +
-    `\n  ratios: compiled/tsx start ${fmt(compiled.startMs / tsx.startMs, 2)}x` +
+    `\n  ratios: compiled/tsx start ${fmt(compiled.startMs / tsx.startMs, 2)}x CPU ${fmt(compiled.cpuMs / tsx.cpuMs, 2)}x` +
     ` RSS ${fmt(compiled.rssBytes / tsx.rssBytes, 2)}x | compiled/baseline RSS` +
     ` ${fmt(compiled.rssBytes / baselineRssBytes, 2)}x`
   );
