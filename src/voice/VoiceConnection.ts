@@ -9,7 +9,7 @@ import { VoiceMediaSession } from './VoiceMediaSession.js';
 import type { VoiceRooms } from './VoiceRooms.js';
 import { VoiceCloseCode, VoiceEncryptionMode, VoiceOp, isVoiceEncryptionMode } from './voiceProtocol.js';
 import { MalformedFragment } from './webrtc/clientOffer.js';
-import { relaySpeaking, relayVideo, tellPresent } from './webrtc/ssrcAnnouncements.js';
+import { ownSsrcsOf, relaySpeaking, relayVideo, tellPresent } from './webrtc/ssrcAnnouncements.js';
 import type { WebRtcHub } from './webrtc/WebRtcHub.js';
 
 /** What a voice socket needs from its server. */
@@ -271,7 +271,7 @@ export class VoiceConnection implements VoicePeer {
   private video(d: unknown): void {
     const member = this.identified();
     const body = checked(() => validate('VoiceVideoSchema', d));
-    this.context.webrtc.announce(member, { audio: body.audio_ssrc, video: body.video_ssrc, rtx: body.rtx_ssrc });
+    this.context.webrtc.announce(member, ownSsrcsOf(body));
     relayVideo(this.context.rooms, member, body);
   }
 

@@ -150,6 +150,8 @@ export class WebRtcHub implements WebRtcOutlet {
 
   /** Web client → everyone else in its room: peers get the packet through their sender, UDP clients get opus. */
   private fromBrowser(sender: VoiceMediaSession, kind: MediaKind, rtp: RtpPacket): void {
+    // Only the stream announced last is forwarded (a simulcast layer switch, a new audio ssrc): one per kind.
+    if (rtp.header.ssrc !== (kind === 'audio' ? sender.announced.audio : sender.announced.video)) return;
     for (const receiver of this.rooms.othersOf(sender)) {
       const peer = receiver.webrtc;
       if (peer) {

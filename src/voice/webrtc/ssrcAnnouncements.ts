@@ -1,5 +1,5 @@
 import type { VoiceVideoBody } from '../../contract/voice.js';
-import type { VoiceMediaSession } from '../VoiceMediaSession.js';
+import type { AnnouncedSsrcs, VoiceMediaSession } from '../VoiceMediaSession.js';
 import type { VoiceRooms } from '../VoiceRooms.js';
 import { VoiceOp } from '../voiceProtocol.js';
 import { rtxSsrcSeenBy, ssrcSeenBy } from './ssrcView.js';
@@ -28,6 +28,17 @@ export function relaySpeaking(rooms: VoiceRooms, member: VoiceMediaSession, spea
       speaking,
     });
   }
+}
+
+/**
+ * The client's own streams in its op 12: audio, and the video layer to forward: of the simulcast streams it sends
+ * (active, with an ssrc) the one of best quality, else `video_ssrc`.
+ */
+export function ownSsrcsOf(body: VoiceVideoBody): AnnouncedSsrcs {
+  const layers = (body.streams ?? []).filter((stream) => stream.type === 'video' && stream.active && stream.ssrc > 0);
+  const best = layers.sort((a, b) => b.quality - a.quality)[0];
+  if (body.video_ssrc > 0 && best) return { audio: body.audio_ssrc, video: best.ssrc, rtx: best.rtx_ssrc };
+  return { audio: body.audio_ssrc, video: body.video_ssrc, rtx: body.rtx_ssrc };
 }
 
 /** Op 12 of a sender as one receiver must see it: the ssrcs it hears the sender under; 0 is "none". */

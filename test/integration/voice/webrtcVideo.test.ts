@@ -10,13 +10,14 @@ import { BROWSER_VP8_PT, WebRtcVoiceClient } from './webrtcVoiceClient.js';
 
 const SECRET = 'webrtc-video-secret';
 const GUILD = '100000000000000001';
-const CHANNEL = '300000000000000777';
+/** Each test talks in a channel of its own. */
+let channel = 300000000000000777n;
 let userCounter = 600000000000000000n;
 
 function identifyFor(): Record<string, unknown> {
   const userId = String((userCounter += 1n));
   const sessionId = `video-session-${userId}`;
-  const claims = { userId, sessionId, guildId: GUILD, channelId: CHANNEL, nonce: newVoiceNonce() };
+  const claims = { userId, sessionId, guildId: GUILD, channelId: String(channel), nonce: newVoiceNonce() };
   const token = issueVoiceToken(SECRET, claims, Date.now());
   return { server_id: GUILD, user_id: userId, session_id: sessionId, token };
 }
@@ -36,6 +37,9 @@ describe('WebRTC video: a werift camera publisher and watcher through the SFU', 
       log: createLogger('silent'),
       verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
     });
+  });
+  beforeEach(() => {
+    channel += 1n;
   });
   after(async () => {
     await Promise.all(clients.map((client) => client.close()));
@@ -79,5 +83,35 @@ describe('WebRTC video: a werift camera publisher and watcher through the SFU', 
     });
     await watcher.video?.receiver.sendRtcpPLI(announced.video_ssrc);
     await pictureLoss; // the SFU asked the publisher for a keyframe
+  });
+  it('forwards the best active simulcast layer the publisher announces in op 12 streams', async () => {
+    const camera = await join();
+    const watcher = await join();
+    await watcher.voice.nextOf(12);
+    const real = camera.video?.sender.ssrc ?? 0;
+    const layer = (rid: string, ssrc: number, active: boolean, quality: number) => ({
+      type: 'video',
+      rid,
+      ssrc,
+      active,
+      quality,
+      rtx_ssrc: ssrc + 1,
+      max_bitrate: 2_500_000,
+      max_framerate: 30,
+      max_resolution: { type: 'fixed', width: 1280, height: 720 },
+    });
+    // The full layer is paused; the half layer (the camera's real stream) is what the watcher must get.
+    const streams = [layer('100', real + 10, false, 100), layer('50', real, true, 50)];
+    camera.voice.send(12, { audio_ssrc: camera.ssrc, video_ssrc: real + 10, rtx_ssrc: real + 11, streams });
+    const relayed = (await watcher.voice.nextOf(12)).d as { streams: { ssrc: number; active: boolean }[] };
+    assert.equal(relayed.streams.length, 2);
+    const frames = Array.from({ length: 20 }, () => randomBytes(200));
+    for (const frame of frames) {
+      await camera.sendVideo(frame);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const received = await watcher.receivedAtLeast(18, 5_000, 'video');
+    const intact = received.filter((rtp) => frames.some((frame) => frame.equals(rtp.payload))).length;
+    assert.ok(intact >= 18, `the watcher got ${intact} of 20 packets of the active layer`);
   });
 });
