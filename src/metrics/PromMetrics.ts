@@ -18,6 +18,9 @@ import { HistogramFamily } from './HistogramFamily.js';
  */
 export class PromMetrics implements Metrics {
   readonly #registry = new Registry();
+  // One family per name: two backends of one node (cluster mode meters Cassandra and Redis) ask for the
+  // same storage histogram, and the registry refuses a second registration of a name.
+  readonly #families = new Map<string, MetricFamily<CounterHandle> | MetricFamily<HistogramHandle>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.#registry });
@@ -37,15 +40,24 @@ export class PromMetrics implements Metrics {
   // scrape time (CounterFamily, HistogramFamily). A series is shown from the moment its handle is
   // bound, at zero, so a rate of errors reads 0 rather than "no data".
   counter(spec: MetricSpec): MetricFamily<CounterHandle> {
+    const known = this.#families.get(spec.name);
+    if (known instanceof CounterFamily) return known;
     const family = new CounterFamily(spec.name, spec.help, spec.labelNames ?? []);
-    this.#registry.registerMetric(family as unknown as Metric);
+    this.#register(spec.name, family);
     return family;
   }
 
   histogram(spec: HistogramSpec): MetricFamily<HistogramHandle> {
+    const known = this.#families.get(spec.name);
+    if (known instanceof HistogramFamily) return known;
     const family = new HistogramFamily(spec.name, spec.help, spec.labelNames ?? [], spec.buckets);
-    this.#registry.registerMetric(family as unknown as Metric);
+    this.#register(spec.name, family);
     return family;
+  }
+
+  #register(name: string, family: CounterFamily | HistogramFamily): void {
+    this.#registry.registerMetric(family as unknown as Metric); // throws for a name taken by another type
+    this.#families.set(name, family);
   }
 
   gauge(spec: GaugeSpec): MetricFamily<GaugeHandle> {

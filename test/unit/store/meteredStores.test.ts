@@ -47,4 +47,16 @@ describe('meteredStores', () => {
     assert.equal(total(samples, count, { operation: 'users.create', outcome: 'error' }), 1);
     assert.equal(total(samples, count, { operation: 'users.keyOf' }), 0);
   });
+
+  it('meters two backends of one node in one histogram (cluster mode: Cassandra records, Redis sessions)', async () => {
+    const metrics = new PromMetrics();
+    const records = meteredStores({ users: new Users() }, storageLatency(metrics, 'cassandra'));
+    const sessions = meteredStores({ users: new Users() }, storageLatency(metrics, 'redis'));
+    await records.users.get('1');
+    await sessions.users.get('1');
+    const samples = parseMetrics(await metrics.render());
+    const count = 'chorus_storage_operation_duration_seconds_count';
+    assert.equal(total(samples, count, { backend: 'cassandra', operation: 'users.get' }), 1);
+    assert.equal(total(samples, count, { backend: 'redis', operation: 'users.get' }), 1);
+  });
 });
