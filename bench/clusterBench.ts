@@ -3,6 +3,7 @@ import { measureActorCalls } from './actorCalls.js';
 import { addMembers, createWorld } from './chorusSetup.js';
 import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
 import { closedLoopPosts } from './httpLoad.js';
+import { ensureBuilt } from './processes.js';
 
 /** What the cluster section measures (each beside the embedded figure of the same run). */
 export interface ClusterFigures {
@@ -18,6 +19,7 @@ export interface ClusterFigures {
  */
 export async function clusterBench(durationMs: number, sessions: number): Promise<ClusterFigures> {
   const actorCalls = await measureActorCalls();
+  await ensureBuilt();
   const cluster = await startCluster({
     nodes: 3,
     env: {
@@ -26,6 +28,7 @@ export async function clusterBench(durationMs: number, sessions: number): Promis
       CHORUS_MEMBER_TTL_MS: '3000',
       CHORUS_LEASE_TTL_MS: '3000',
       CHORUS_SESSION_START_LIMIT: '1000000', // the fan-out opens its sessions in a burst, many per user
+      BENCH_NODE_ENTRY: 'compiled', // as users run it (test/support/clusterNode.ts)
     },
   });
   try {

@@ -87,7 +87,12 @@ export class ClusterNode {
   /** Spawns the process and resolves once it logged `node_started` (its URL, gateway URL and id). */
   async start(timeoutMs = 60_000): Promise<void> {
     if (this.alive) throw new Error(`${this.name} is already running (pid ${this.pid})`);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    // BENCH_NODE_ENTRY=compiled (the cluster bench): the compiled server as `npm start` runs it; tests keep tsx.
+    const args =
+      this.env['BENCH_NODE_ENTRY'] === 'compiled'
+        ? ['--enable-source-maps', 'dist/src/main.js']
+        : ['--import', 'tsx', 'src/main.ts'];
+    const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
