@@ -204,7 +204,8 @@ async function main(): Promise<void> {
     `\nLarge guild, passive sessions: ${passive.guildMembers} members${passive.guildMembers < 10_000 ? ' (fewer than the 10,000 of the issue: BENCH_PASSIVE_MEMBERS)' : ''}, ${passive.sessions} connected user sessions` +
       `\n${line('all active', passive.allActive)}\n${line('90% passive', passive.passive)}` +
       `\n  bare baseline at ${PASSIVE_SESSIONS} sockets: frames/message ${PASSIVE_SESSIONS} | p99 ${fmt(bare?.p99 ?? NaN, 2)} ms` +
-      ` | frames ratio passive/all-active ${fmt(passive.passive.framesPerMessage / passive.allActive.framesPerMessage, 2)}`,
+      ` | frames ratio passive/all-active ${fmt(passive.passive.framesPerMessage / passive.allActive.framesPerMessage, 2)}` +
+      ` | p99 ratio to bare: all active ${fmt(passive.allActive.p99 / (bare?.p99 ?? NaN), 2)}x, passive ${fmt(passive.passive.p99 / (bare?.p99 ?? NaN), 2)}x`,
   );
   results.passive = { ...passive, baselineP99: bare?.p99 ?? null };
   await chorus.stop();
