@@ -16,6 +16,7 @@ import { ChannelType } from './guildChannelModel.js';
 import { memberJson, type JsonObject } from './guildJson.js';
 import { permissionsIn } from './guildPermissions.js';
 import { isBotMember } from './guildPresences.js';
+import { tellVoiceRoom, tellVoiceRooms } from './voiceRoomTells.js';
 
 /**
  * One member's voice connection in this guild (one per user, as on Discord: a second session joining
@@ -24,11 +25,12 @@ import { isBotMember } from './guildPresences.js';
  */
 export type VoiceState = StoredVoiceState;
 
-/** Sets a member's voice state: in memory now, in the store right after. */
+/** Sets a member's voice state: in memory now, in the store right after; the voice rooms concerned are told. */
 function setVoice(rt: GuildRuntime, voice: VoiceState): void {
   const before = rt.state.voiceStates.get(voice.userId);
   rt.state.voiceStates.set(voice.userId, voice);
   rt.voiceStore.put(voice, before);
+  tellVoiceRooms(rt, voice, before);
 }
 
 /** Channel types a voice state can point at. */
@@ -140,6 +142,7 @@ function leave(rt: GuildRuntime, voice: VoiceState, skipSessionId = ''): JsonObj
   const state = rt.state;
   state.voiceStates.delete(voice.userId);
   rt.voiceStore.remove(voice);
+  tellVoiceRoom(rt, voice, true);
   const json = voiceStateJson(state, voice, null);
   broadcastVoiceState(rt, json, voice.userId, skipSessionId);
   return json;
@@ -169,7 +172,9 @@ export function leaveVoiceOfUser(rt: GuildRuntime, userId: string): void {
 /** The member's server mute or deafen changed: their voice state, when connected, tells the guild. */
 export function voiceMemberChanged(rt: GuildRuntime, userId: string): void {
   const voice = rt.state.voiceStates.get(userId);
-  if (voice) broadcastVoiceState(rt, voiceStateJson(rt.state, voice, voice.channelId), userId);
+  if (!voice) return;
+  tellVoiceRoom(rt, voice);
+  broadcastVoiceState(rt, voiceStateJson(rt.state, voice, voice.channelId), userId);
 }
 
 /** The member's voice state; 400 40032 when they are not connected (Discord's answer to moving them). */

@@ -2,6 +2,7 @@ import type { ChannelCommand, ChannelReply } from '../../proto/gen/chorus/v1/cha
 import type { GuildCommand, GuildReply } from '../../proto/gen/chorus/v1/guild.js';
 import type { SessionCommand, SessionReply } from '../../proto/gen/chorus/v1/session.js';
 import type { UserCommand, UserReply } from '../../proto/gen/chorus/v1/user.js';
+import type { VoiceRoomCommand, VoiceRoomReply } from '../../proto/gen/chorus/v1/voice.js';
 
 /** The kinds of actor Chorus runs; each key is `kind:id` on the ring. */
 export const ActorKind = {
@@ -9,6 +10,8 @@ export const ActorKind = {
   Channel: 'channel',
   User: 'user',
   Session: 'session',
+  /** A voice channel's room (key: channel id), so its ring key is the voice placement key `voice:<id>`. */
+  Voice: 'voice',
 } as const;
 
 /** One actor kind. */
@@ -20,6 +23,7 @@ export interface CommandMap {
   channel: ChannelCommand;
   user: UserCommand;
   session: SessionCommand;
+  voice: VoiceRoomCommand;
 }
 
 /** The proto reply each kind answers with. */
@@ -28,6 +32,7 @@ export interface ReplyMap {
   channel: ChannelReply;
   user: UserReply;
   session: SessionReply;
+  voice: VoiceRoomReply;
 }
 
 /** Command type of kind K. */

@@ -43,6 +43,8 @@ export function openEnvelope(envelope: Envelope): OpenedEnvelope {
       return { kind: 'user', key, command: body.user, deadlineAtMs, ringVersion };
     case 'session':
       return { kind: 'session', key, command: body.session, deadlineAtMs, ringVersion };
+    case 'voice':
+      return { kind: 'voice', key, command: body.voice, deadlineAtMs, ringVersion };
   }
 }
 

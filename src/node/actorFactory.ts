@@ -8,9 +8,11 @@ import type { SessionStore } from '../../actors/runtime/ports/sessionStore.js';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
 import type { SubscriptionStore } from '../../actors/runtime/ports/subscriptionStore.js';
 import type { UserSessionStore } from '../../actors/runtime/ports/userSessionStore.js';
+import type { VoiceRoomPort } from '../../actors/runtime/ports/voiceRoomPort.js';
 import type { VoiceStateStore } from '../../actors/runtime/ports/voiceStateStore.js';
 import { SessionActor } from '../../actors/session/SessionActor.js';
 import { UserActor } from '../../actors/user/UserActor.js';
+import { VoiceRoomActor } from '../../actors/voice/VoiceRoomActor.js';
 import type { Config } from '../config/Config.js';
 import type { BlobRemover } from '../domain/BlobStore.js';
 
@@ -40,10 +42,11 @@ export function actorFactory(
   sessionPorts: SessionPorts,
   blobs: BlobRemover,
   voiceEndpointOf?: (channelId: string) => string,
+  voiceRooms: VoiceRoomPort = { applyMemberState: () => undefined },
 ): ActorFactory {
   const build = (
     kind: ActorKind,
-    _key: string,
+    key: string,
     ctx: Parameters<ActorFactory>[2],
     fence?: Parameters<ActorFactory>[3],
   ) => {
@@ -79,6 +82,9 @@ export function actorFactory(
           { ...config.gateway, tokenSecret: secret, gatewayUrl, ...(voiceEndpointOf ? { voiceEndpointOf } : {}) },
           live.sessions,
         );
+        break;
+      case 'voice':
+        actor = new VoiceRoomActor(key, voiceRooms);
         break;
     }
     return actor;

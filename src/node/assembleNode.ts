@@ -25,6 +25,7 @@ import { voiceEndpoint } from './voiceEndpoint.js';
 import { metricsEndpoint, registerHealthGauge } from './nodeMetrics.js';
 import type { PromMetrics } from '../metrics/PromMetrics.js';
 import { voiceEndpointResolver } from './voicePlacement.js';
+import { VoiceRoomRelay } from './VoiceRoomRelay.js';
 
 /** What differs between embedded and cluster mode; everything else is assembled the same way. */
 export interface NodeBackend {
@@ -52,6 +53,8 @@ export interface AssembledNode {
   readonly system: ActorSystem;
   readonly host: ActorHost;
   readonly gateway: GatewayServer;
+  /** Attach the node's voice service once it listens: voice room actors apply the Guild's decisions there. */
+  readonly voiceRooms: VoiceRoomRelay;
 }
 
 /**
@@ -68,6 +71,7 @@ export function assembleNode(
   const ring = new HashRing({ version: 0, members: [backend.nodeId] }, config.cluster.vnodesPerNode);
   const system = new ActorSystem(backend.nodeId, ring, config.cluster, log, backend.transport);
   const ids = new SnowflakeGenerator(backend.generatorId);
+  const voiceRooms = new VoiceRoomRelay();
   const host = new ActorHost({
     nodeId: backend.nodeId,
     factory: actorFactory(
@@ -82,6 +86,7 @@ export function assembleNode(
         voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
         backend.voiceEndpointOfNode,
       ),
+      voiceRooms,
     ),
     messenger: system,
     clock: systemClock,
@@ -114,6 +119,7 @@ export function assembleNode(
     webhooks: new WebhookLookup(backend.stores.webhooks),
     dmCommands: new DmCommandIndex(backend.stores.applications, backend.stores.applicationCommands),
     health: backend.health,
+    ...(backend.stores.counts ? { counts: backend.stores.counts } : {}),
     ...(backend.metrics ? { metrics: metricsEndpoint(backend.metrics, config.metrics.token) } : {}),
   });
   const handle = app.callback();
@@ -131,5 +137,5 @@ export function assembleNode(
     backend.metrics,
   );
   if (backend.metrics) registerHealthGauge(backend.metrics, backend.health);
-  return { system, host, gateway };
+  return { system, host, gateway, voiceRooms };
 }

@@ -113,7 +113,7 @@ export async function startClusterNode(
     const status = Object.values(checks).every((check) => check === 'ok') ? 'ok' : 'degraded';
     return { status, mode: 'cluster', nodeId, checks, members: view.members, ringVersion: view.version };
   };
-  const { system, host, gateway } = assembleNode(
+  const { system, host, gateway, voiceRooms } = assembleNode(
     config,
     log,
     listener,
@@ -137,6 +137,7 @@ export async function startClusterNode(
   grpc.serve(system);
   keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
   const voice = await startNodeVoice(config, listener.port, tokenSecret, log, system);
+  voiceRooms.attach(voice);
   await membership.start({
     nodeId,
     grpcAddress: `${backend.nodeHost}:${grpc.port}`,

@@ -41,7 +41,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
   await applyBlobRenames(stores.blobRenames, blobs, log);
   const listener = await listenHttp(config.http);
   const nodeId = `${listener.host}:${listener.port}@${Date.now()}`;
-  const { system, host, gateway } = assembleNode(
+  const { system, host, gateway, voiceRooms } = assembleNode(
     config,
     log,
     listener,
@@ -65,6 +65,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     requestStop,
   );
   const voice = await startNodeVoice(config, listener.port, tokenSecret, log, system);
+  voiceRooms.attach(voice);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {

@@ -1,3 +1,4 @@
+import type { MemberVoiceState } from '../../proto/gen/chorus/v1/voice.js';
 import type { VoiceVideoBody } from '../contract/voice.js';
 import type { VoiceEncryptionMode } from './voiceProtocol.js';
 import type { WebRtcPeer } from './webrtc/WebRtcPeer.js';
@@ -56,6 +57,10 @@ export class VoiceMediaSession {
   readonly announced: AnnouncedSsrcs = {};
   /** The client's last op 12, told to members who join after it. */
   lastVideo: VoiceVideoBody | undefined;
+  /** Server- or self-deafened (the Guild said so): it is sent no media. */
+  deafened = false;
+  /** Server-muted, suppressed or without SPEAK (the Guild said so): its media reaches nobody. */
+  silenced = false;
   private outboundCounter = 0;
   private seq = 0;
   private readonly replay: NumberedMessage[] = [];
@@ -70,6 +75,12 @@ export class VoiceMediaSession {
   /** Channel key grouping members that hear each other. */
   get roomKey(): string {
     return `${this.claims.guildId}:${this.claims.channelId}`;
+  }
+
+  /** Takes on what the Guild decided; self_mute is the client's own business (it simply stops sending). */
+  applyVoiceState(state: MemberVoiceState): void {
+    this.deafened = state.deaf || state.selfDeaf;
+    this.silenced = state.mute || state.suppress || !state.maySpeak;
   }
 
   /** Next nonce counter for a packet sealed for this member (one counter for all senders it hears). */

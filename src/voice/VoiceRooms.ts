@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { MemberVoiceState } from '../../proto/gen/chorus/v1/voice.js';
 import type { VoiceClaims, VoiceMediaSession } from './VoiceMediaSession.js';
 import { VoiceOp } from './voiceProtocol.js';
 
@@ -14,6 +15,8 @@ export class VoiceRooms {
   private readonly bySsrc = new Map<number, VoiceMediaSession>();
   private readonly bySession = new Map<string, VoiceMediaSession>();
   private readonly usedNonces = new Map<string, number>();
+  /** The Guild's latest word per channel id, then per `user:session`, for members who identify after it. */
+  private readonly told = new Map<string, Map<string, MemberVoiceState>>();
 
   /** `onVanished`: told of each member dropped because its client is gone, so its guild voice state ends too. */
   constructor(private readonly onVanished: (claims: VoiceClaims) => void = () => undefined) {}
@@ -48,6 +51,40 @@ export class VoiceRooms {
     return [...(this.rooms.get(member.roomKey) ?? [])].filter((other) => other !== member);
   }
 
+  /**
+   * Who hears a member's media: nobody while the Guild silenced it (the packet counts as dropped), else the
+   * others of its channel that are not deafened.
+   */
+  hearersOf(sender: VoiceMediaSession, stats: { dropped: number }): VoiceMediaSession[] {
+    if (sender.silenced) {
+      stats.dropped++;
+      return [];
+    }
+    return this.othersOf(sender).filter((other) => !other.deafened);
+  }
+
+  /**
+   * Applies the Guild's decision about a member of channel `channelId`, now to its media session here (only the
+   * one of that user and gateway session in that channel: a later join elsewhere is not touched) and to one
+   * identifying later. Gone: the session ends with 4014 Disconnected and the channel hears op 13.
+   */
+  applyMemberState(channelId: string, state: MemberVoiceState): void {
+    const memberKey = `${state.userId}:${state.sessionId}`;
+    const current = this.bySession.get(`${state.guildId}:${state.sessionId}`);
+    const member =
+      current?.claims.channelId === channelId && current.claims.userId === state.userId ? current : undefined;
+    let told = this.told.get(channelId);
+    if (state.gone) {
+      told?.delete(memberKey);
+      if (told?.size === 0) this.told.delete(channelId);
+      if (member) this.leave(member, 'disconnected from the voice channel', 4014);
+      return;
+    }
+    if (!told) this.told.set(channelId, (told = new Map<string, MemberVoiceState>()));
+    told.set(memberKey, state);
+    member?.applyVoiceState(state);
+  }
+
   /** Every member, for the heartbeat sweep. */
   all(): VoiceMediaSession[] {
     return [...this.bySsrc.values()];
@@ -61,6 +98,9 @@ export class VoiceRooms {
     const sessionKey = `${member.claims.guildId}:${member.claims.sessionId}`;
     const previous = this.bySession.get(sessionKey);
     if (previous) this.leave(previous, 'moved to another voice session');
+    const { channelId, userId, sessionId } = member.claims;
+    const told = this.told.get(channelId)?.get(`${userId}:${sessionId}`);
+    if (told) member.applyVoiceState(told);
     let room = this.rooms.get(member.roomKey);
     if (!room) this.rooms.set(member.roomKey, (room = new Set()));
     const present = [...room];

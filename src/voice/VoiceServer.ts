@@ -9,6 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import type { MemberVoiceState } from '../../proto/gen/chorus/v1/voice.js';
 import type { Clock } from '../domain/Clock.js';
 import type { Logger } from '../domain/Logger.js';
 import { relayDatagram, type MediaRelayStats } from './mediaRelay.js';
@@ -50,6 +51,8 @@ export interface RunningVoiceServer {
   readonly endpoint: string;
   readonly tls: VoiceTlsMaterial;
   readonly stats: MediaRelayStats;
+  /** Applies the Guild's decision about a member of a voice channel hosted here (the voice room actor's port). */
+  applyMemberState(channelId: string, state: MemberVoiceState): void;
   close(): Promise<void>;
 }
 
@@ -222,6 +225,9 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
     endpoint,
     tls: options.tls,
     stats,
+    applyMemberState: (channelId, state) => {
+      rooms.applyMemberState(channelId, state);
+    },
     close: async () => {
       clearInterval(sweep);
       rooms.closeAll();

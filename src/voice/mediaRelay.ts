@@ -85,7 +85,7 @@ export function relayDatagram(
   }
   // A member that skipped IP discovery is bound by its first packet that opens: only it holds the key.
   sender.address ??= { address: from.address, port: from.port };
-  for (const receiver of rooms.othersOf(sender)) {
+  for (const receiver of rooms.hearersOf(sender, stats)) {
     if (receiver.webrtc) webrtc?.fromUdp(sender, receiver, opened.header, opened.plaintext);
     else sendSealed(udp, receiver, opened.header, opened.plaintext, stats);
   }

@@ -93,8 +93,8 @@ export class WebRtcHub implements WebRtcOutlet {
     member.mode = undefined;
     member.secretKey = undefined;
     void previous?.close();
-    peer.onPictureLoss(() => {
-      this.requestKeyframe(member);
+    peer.onPictureLoss((source) => {
+      this.requestKeyframe(source);
     });
     this.listen(member);
     return { sdp, audio_codec: 'opus', video_codec: peer.codecs.video?.name ?? 'VP8' };
@@ -114,7 +114,7 @@ export class WebRtcHub implements WebRtcOutlet {
     this.listen(member);
   }
 
-  /** UDP client → web client: the opened opus payload as an RTP packet for the receiver's audio sender. */
+  /** UDP client → web client: the opened opus payload as an RTP packet on the UDP sender's stream to the receiver. */
   fromUdp(sender: VoiceMediaSession, receiver: VoiceMediaSession, header: Uint8Array, plaintext: Uint8Array): void {
     const peer = receiver.webrtc;
     const payload = payloadOf(header, plaintext);
@@ -148,15 +148,15 @@ export class WebRtcHub implements WebRtcOutlet {
     }
   }
 
-  /** Web client → everyone else in its room: peers get the packet through their sender, UDP clients get opus. */
+  /** Web client → everyone else in its room: peers get it on the sender's own stream, UDP clients get opus. */
   private fromBrowser(sender: VoiceMediaSession, kind: MediaKind, rtp: RtpPacket): void {
     // Only the stream announced last is forwarded (a simulcast layer switch, a new audio ssrc): one per kind.
     if (rtp.header.ssrc !== (kind === 'audio' ? sender.announced.audio : sender.announced.video)) return;
-    for (const receiver of this.rooms.othersOf(sender)) {
+    for (const receiver of this.rooms.hearersOf(sender, this.stats)) {
       const peer = receiver.webrtc;
       if (peer) {
         if (kind === 'video' && peer.codecs.video?.name !== sender.webrtc?.codecs.video?.name) continue;
-        if (peer.send(kind, rtp.clone(), sender.ssrc, this.clock.now())) this.stats.forwarded++;
+        if (peer.send(kind, rtp, sender.ssrc, this.clock.now())) this.stats.forwarded++;
       } else if (kind === 'audio') {
         // Header extensions (audio level, mid, transport-cc) are the browser's business: stripped here.
         sendSealed(this.udp, receiver, udpHeader(rtp, sender.announced.audio ?? sender.ssrc), rtp.payload, this.stats);
@@ -164,10 +164,9 @@ export class WebRtcHub implements WebRtcOutlet {
     }
   }
 
-  /** A receiver lost video: the publisher it hears is asked for a keyframe (PLI relayed). */
-  private requestKeyframe(receiver: VoiceMediaSession): void {
-    const source = receiver.webrtc?.videoSource();
-    const publisher = source === undefined ? undefined : this.rooms.bySsrcOf(source);
+  /** A receiver lost the video of a source (a member's session ssrc): that publisher is asked for a keyframe. */
+  private requestKeyframe(source: number): void {
+    const publisher = this.rooms.bySsrcOf(source);
     const mediaSsrc = publisher?.announced.video;
     if (publisher?.webrtc && mediaSsrc !== undefined) publisher.webrtc.requestKeyframe(mediaSsrc);
   }

@@ -60,9 +60,12 @@ export class VoiceWorld {
     return { client, sessionId: ready['session_id'] as string, ready };
   }
 
-  /** Sends op 4 as @discordjs/voice does (self_deaf by default); a null channel leaves. */
-  joinVoice(client: GatewayClient, channelId: string | null): void {
-    client.send(4, { guild_id: this.guild.id, channel_id: channelId, self_mute: false, self_deaf: true });
+  /**
+   * Sends op 4 as @discordjs/voice does (self_deaf by default); a null channel leaves. A member that must hear
+   * media passes `selfDeaf` false: the voice service sends a deafened member none.
+   */
+  joinVoice(client: GatewayClient, channelId: string | null, selfDeaf = true): void {
+    client.send(4, { guild_id: this.guild.id, channel_id: channelId, self_mute: false, self_deaf: selfDeaf });
   }
 
   /** The first VOICE_STATE_UPDATE (from frame `from`) that matches. */

@@ -151,10 +151,8 @@ describe('two discord.js bots with @discordjs/voice 0.19.2 through Chorus voice'
     assert.deepEqual(result.listed, [bots[0].id], "the voice channel's members are A");
   });
 
-  // Pending: Chorus's voice service is not told when the Guild ends a voice state (a moderator's disconnect or
-  // move, a kick, a deleted channel); only a client's own socket close or lapsed heartbeats end a media session.
-  // Today A stays Ready and in the voice room (B still maps its ssrc, no op 13); B does see channel_id null.
-  it.skip('a bot a moderator disconnects is closed 4014 by the voice service and the channel hears op 13', async () => {
+  // The Guild tells the channel's voice room (voice:<channel id>) that A is gone; the voice service ends A's media.
+  it('a bot a moderator disconnects is closed 4014 by the voice service and the channel hears op 13', async () => {
     const result = await run('disconnected');
     assert.equal(result.sawLeave, true, "B's discord.js saw A's voice state with channelId null");
     assert.equal(result.clientDisconnect, true, 'B got op 13 for A');

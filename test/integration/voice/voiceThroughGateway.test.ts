@@ -24,7 +24,7 @@ describe('voice through the node: op 4, VOICE_SERVER_UPDATE, then the voice serv
     token: string,
   ): Promise<{ gateway: GatewayClient; voice: RawVoiceClient; identify: Record<string, unknown> }> {
     const { client, sessionId, ready } = await world.connect(token);
-    world.joinVoice(client, lounge);
+    world.joinVoice(client, lounge, false);
     const update = await client.waitForDispatch<VoiceServerJson>('VOICE_SERVER_UPDATE');
     const cert = world.server.node.voice?.tls.cert;
     assert.ok(cert, 'the node runs a voice service');

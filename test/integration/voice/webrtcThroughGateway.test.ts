@@ -37,7 +37,7 @@ describe('WebRTC voice through the node: two web clients join by op 4 and hear e
   /** Joins the lounge over the gateway, then the voice service VOICE_SERVER_UPDATE names, as a web client. */
   async function joinAsWebClient(token: string): Promise<WebRtcVoiceClient> {
     const { client, sessionId, ready } = await world.connect(token);
-    world.joinVoice(client, lounge);
+    world.joinVoice(client, lounge, false);
     const update = await client.waitForDispatch<VoiceServerJson>('VOICE_SERVER_UPDATE');
     const cert = world.server.node.voice?.tls.cert;
     assert.ok(cert, 'the node runs a voice service');

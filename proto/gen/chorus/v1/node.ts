@@ -27,6 +27,7 @@ import { DispatchEvent, Empty } from './common.js';
 import { GuildCommand, GuildReply } from './guild.js';
 import { SessionCommand, SessionReply } from './session.js';
 import { UserCommand, UserReply } from './user.js';
+import { VoiceRoomCommand, VoiceRoomReply } from './voice.js';
 
 export const protobufPackage = 'chorus.v1';
 
@@ -45,6 +46,7 @@ export interface Envelope {
     | { $case: 'channel'; channel: ChannelCommand }
     | { $case: 'user'; user: UserCommand }
     | { $case: 'session'; session: SessionCommand }
+    | { $case: 'voice'; voice: VoiceRoomCommand }
     | undefined;
 }
 
@@ -54,6 +56,7 @@ export interface Reply {
     | { $case: 'channel'; channel: ChannelReply }
     | { $case: 'user'; user: UserReply }
     | { $case: 'session'; session: SessionReply }
+    | { $case: 'voice'; voice: VoiceRoomReply }
     | undefined;
 }
 
@@ -149,6 +152,9 @@ export const Envelope: MessageFns<Envelope> = {
       case 'session':
         SessionCommand.encode(message.body.session, writer.uint32(106).fork()).join();
         break;
+      case 'voice':
+        VoiceRoomCommand.encode(message.body.voice, writer.uint32(114).fork()).join();
+        break;
     }
     return writer;
   },
@@ -222,6 +228,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.body = { $case: 'session', session: SessionCommand.decode(reader, reader.uint32()) };
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.body = { $case: 'voice', voice: VoiceRoomCommand.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -259,7 +273,9 @@ export const Envelope: MessageFns<Envelope> = {
             ? { $case: 'user', user: UserCommand.fromJSON(object.user) }
             : isSet(object.session)
               ? { $case: 'session', session: SessionCommand.fromJSON(object.session) }
-              : undefined,
+              : isSet(object.voice)
+                ? { $case: 'voice', voice: VoiceRoomCommand.fromJSON(object.voice) }
+                : undefined,
     };
   },
 
@@ -282,6 +298,8 @@ export const Envelope: MessageFns<Envelope> = {
       obj.user = UserCommand.toJSON(message.body.user);
     } else if (message.body?.$case === 'session') {
       obj.session = SessionCommand.toJSON(message.body.session);
+    } else if (message.body?.$case === 'voice') {
+      obj.voice = VoiceRoomCommand.toJSON(message.body.voice);
     }
     return obj;
   },
@@ -319,6 +337,12 @@ export const Envelope: MessageFns<Envelope> = {
         }
         break;
       }
+      case 'voice': {
+        if (object.body?.voice !== undefined && object.body?.voice !== null) {
+          message.body = { $case: 'voice', voice: VoiceRoomCommand.fromPartial(object.body.voice) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -342,6 +366,9 @@ export const Reply: MessageFns<Reply> = {
         break;
       case 'session':
         SessionReply.encode(message.body.session, writer.uint32(106).fork()).join();
+        break;
+      case 'voice':
+        VoiceRoomReply.encode(message.body.voice, writer.uint32(114).fork()).join();
         break;
     }
     return writer;
@@ -392,6 +419,14 @@ export const Reply: MessageFns<Reply> = {
             message.body = { $case: 'session', session: SessionReply.decode(reader, reader.uint32()) };
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.body = { $case: 'voice', voice: VoiceRoomReply.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -414,7 +449,9 @@ export const Reply: MessageFns<Reply> = {
             ? { $case: 'user', user: UserReply.fromJSON(object.user) }
             : isSet(object.session)
               ? { $case: 'session', session: SessionReply.fromJSON(object.session) }
-              : undefined,
+              : isSet(object.voice)
+                ? { $case: 'voice', voice: VoiceRoomReply.fromJSON(object.voice) }
+                : undefined,
     };
   },
 
@@ -428,6 +465,8 @@ export const Reply: MessageFns<Reply> = {
       obj.user = UserReply.toJSON(message.body.user);
     } else if (message.body?.$case === 'session') {
       obj.session = SessionReply.toJSON(message.body.session);
+    } else if (message.body?.$case === 'voice') {
+      obj.voice = VoiceRoomReply.toJSON(message.body.voice);
     }
     return obj;
   },
@@ -459,6 +498,12 @@ export const Reply: MessageFns<Reply> = {
       case 'session': {
         if (object.body?.session !== undefined && object.body?.session !== null) {
           message.body = { $case: 'session', session: SessionReply.fromPartial(object.body.session) };
+        }
+        break;
+      }
+      case 'voice': {
+        if (object.body?.voice !== undefined && object.body?.voice !== null) {
+          message.body = { $case: 'voice', voice: VoiceRoomReply.fromPartial(object.body.voice) };
         }
         break;
       }

@@ -4,6 +4,7 @@ import { envelopeOf, openEnvelope, openReply, replyOf } from '../../../../cluste
 import { GetChannel } from '../../../../proto/gen/chorus/v1/channel.js';
 import { GuildRequest } from '../../../../proto/gen/chorus/v1/guild.js';
 import { Envelope, Reply } from '../../../../proto/gen/chorus/v1/node.js';
+import { MemberVoiceState } from '../../../../proto/gen/chorus/v1/voice.js';
 import { InternalError } from '../../../../src/domain/errors.js';
 
 const COMMANDS: { [K in ActorKind]: CommandOf<K> } = {
@@ -21,6 +22,12 @@ const COMMANDS: { [K in ActorKind]: CommandOf<K> } = {
       heartbeat: { seq: '42', socket: { nodeId: '127.0.0.1:1@1', socketId: 'socket-1' } },
     },
   },
+  voice: {
+    command: {
+      $case: 'memberVoiceState',
+      memberVoiceState: MemberVoiceState.fromPartial({ guildId: '1', userId: '2', sessionId: 's', selfDeaf: true }),
+    },
+  },
 };
 
 const REPLIES: { [K in ActorKind]: ReplyOf<K> } = {
@@ -28,6 +35,7 @@ const REPLIES: { [K in ActorKind]: ReplyOf<K> } = {
   channel: { reply: { $case: 'empty', empty: {} } },
   user: { reply: { $case: 'empty', empty: {} } },
   session: { reply: { $case: 'identified', identified: { userId: '7' } } },
+  voice: {},
 };
 
 function overTheWire<T>(codec: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T }, message: T): T {

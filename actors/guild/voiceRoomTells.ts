@@ -1,0 +1,51 @@
+import type { MemberVoiceState } from '../../proto/gen/chorus/v1/voice.js';
+import { hasAll, Permission } from '../../src/domain/permissions.js';
+import { ActorKind } from '../runtime/ActorKind.js';
+import type { StoredVoiceState } from '../runtime/ports/voiceStateStore.js';
+import type { GuildRuntime } from './GuildRuntime.js';
+import { permissionsIn } from './guildPermissions.js';
+
+/**
+ * What the voice room of `voice.channelId` is told about the member: gone, or in the channel with what it may
+ * hear and say. May speak: SPEAK there, not server-muted, not suppressed (self_mute is the client's business).
+ */
+function memberVoiceState(rt: GuildRuntime, voice: StoredVoiceState, gone: boolean): MemberVoiceState {
+  const member = rt.state.members.get(voice.userId);
+  const mute = member?.mute === true;
+  const speak = gone
+    ? false
+    : hasAll(permissionsIn(rt.state, voice.userId, voice.channelId, rt.nowMs()), Permission.SPEAK);
+  return {
+    guildId: rt.state.id,
+    userId: voice.userId,
+    sessionId: voice.sessionId,
+    gone,
+    selfDeaf: voice.selfDeaf,
+    deaf: member?.deaf === true,
+    mute,
+    selfMute: voice.selfMute,
+    suppress: voice.suppress,
+    maySpeak: speak && !mute && !voice.suppress,
+  };
+}
+
+/**
+ * Tells the voice room of the member's channel what the Guild now decided (a tell: the room lives on the node
+ * hosting the channel's media, wherever the Guild runs). The voice service applies it to the member's media
+ * session there: gone closes it (4014), deaf stops what it hears, silenced drops what it says.
+ */
+export function tellVoiceRoom(rt: GuildRuntime, voice: StoredVoiceState, gone = false): void {
+  rt.ctx.tell(ActorKind.Voice, voice.channelId, {
+    command: { $case: 'memberVoiceState', memberVoiceState: memberVoiceState(rt, voice, gone) },
+  });
+}
+
+/**
+ * A voice state was set (`before` the previous one): the room it left, or the session that lost it to another
+ * session of the same user, hears gone; the room it is in hears the new state.
+ */
+export function tellVoiceRooms(rt: GuildRuntime, voice: StoredVoiceState, before: StoredVoiceState | undefined): void {
+  if (before && (before.channelId !== voice.channelId || before.sessionId !== voice.sessionId))
+    tellVoiceRoom(rt, before, true);
+  tellVoiceRoom(rt, voice);
+}
