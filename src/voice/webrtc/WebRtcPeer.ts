@@ -14,10 +14,10 @@ import {
   type RtpPacket,
 } from 'werift';
 import type { ClientOffer, NegotiatedCodecs } from './clientOffer.js';
+import { OutboundStreams, type MediaKind } from './OutboundStreams.js';
 import { serverSdpTemplate } from './serverSdpTemplate.js';
 
-/** Audio or video: the two m-lines a web client's peer connection has here. */
-export type MediaKind = 'audio' | 'video';
+export type { MediaKind } from './OutboundStreams.js';
 
 /** Where a peer's ICE-lite transport listens. */
 export interface WebRtcPeerOptions {
@@ -36,9 +36,6 @@ interface RtpRouterAccess {
     ): void;
   };
 }
-
-/** How long a source keeps a sender after its last packet: a few audio frames, a few video frames at low fps. */
-const FLOOR_HOLD_MS: Record<MediaKind, number> = { audio: 200, video: 1_000 };
 
 /** RTCP payload-specific feedback format of a Full Intra Request (RFC 5104), a keyframe request like PLI. */
 const FIR_FORMAT = 4;
@@ -75,14 +72,13 @@ function localCodecs(codecs: NegotiatedCodecs): { audio: RTCRtpCodecParameters[]
 
 /**
  * One web client's werift peer connection: ICE-lite on one host candidate, DTLS server (Discord's web client
- * answers for the server with `a=setup:passive`), one audio and at most one video sender. Everything this member
- * hears leaves through those senders, one source at a time, so each receiver sees one ssrc per kind whoever speaks
- * (werift rewrites the ssrc, payload type, sequence and timestamp of what it sends).
+ * answers for the server with `a=setup:passive`), one audio and at most one video transceiver. What this member
+ * hears goes straight through the bundled transport's SRTP session, one ssrc per (source member, kind): werift's
+ * senders would rewrite every source onto their own single ssrc.
  */
 export class WebRtcPeer {
   private readonly listened = new Set<number>();
-  /** Per kind, the source (a member's ssrc) this member's sender carries and when it last sent. */
-  private readonly floor = new Map<MediaKind, { source: number; lastMs: number }>();
+  private readonly outbound: OutboundStreams;
   private closed = false;
 
   private constructor(
@@ -92,7 +88,10 @@ export class WebRtcPeer {
     readonly codecs: NegotiatedCodecs,
     /** The UDP port of the announced candidate (closed when the peer is). */
     readonly port: number,
-  ) {}
+  ) {
+    const own = [audio.sender.ssrc, ...(video ? [video.sender.ssrc, video.sender.rtxSsrc] : [])];
+    this.outbound = new OutboundStreams(own);
+  }
 
   /** Answers a client offer: the peer and the SDP template op 4 carries. */
   static async answer(offer: ClientOffer, options: WebRtcPeerOptions): Promise<{ peer: WebRtcPeer; sdp: string }> {
@@ -122,14 +121,10 @@ export class WebRtcPeer {
     }
   }
 
-  /** The ssrc this member sees for anyone's audio (werift's sender ssrc). */
-  get audioSsrc(): number {
-    return this.audio.sender.ssrc;
-  }
-
-  /** The ssrc (and rtx ssrc) this member sees for anyone's video, when video was negotiated. */
-  get videoSsrcs(): { ssrc: number; rtx: number } | undefined {
-    return this.video && { ssrc: this.video.sender.ssrc, rtx: this.video.sender.rtxSsrc };
+  /** The ssrc this member hears a source's (a member's session ssrc) audio or video under; 0 without video. */
+  ssrcOf(kind: MediaKind, source: number): number {
+    if (kind === 'video' && !this.video) return 0;
+    return this.outbound.ssrcOf(kind, source);
   }
 
   /**
@@ -159,44 +154,34 @@ export class WebRtcPeer {
     });
   }
 
-  /**
-   * Sends one packet from a source (a member's ssrc) to this member; false when another source holds the sender
-   * (it sent within the hold time). When the source changes, werift's sender re-bases sequence and timestamp so the
-   * receiver's jitter buffer sees one continuous stream.
-   */
+  /** Sends one packet from a source (a member's session ssrc) to this member, on that source's own stream. */
   send(kind: MediaKind, rtp: RtpPacket, source: number, nowMs: number): boolean {
     const transceiver = kind === 'audio' ? this.audio : this.video;
-    if (this.closed || !transceiver) return false;
-    const floor = this.floor.get(kind);
-    if (floor && floor.source !== source) {
-      // One stream per kind reaches this member: whoever holds it keeps it until idle, rather than two
-      // sources interleaving into one garbled ssrc.
-      if (nowMs - floor.lastMs < FLOOR_HOLD_MS[kind]) return false;
-      transceiver.sender.replaceRTP(rtp.header, true);
-    }
-    this.floor.set(kind, { source, lastMs: nowMs });
-    transceiver.sender.sendRtp(rtp).catch(() => {});
+    const codec = transceiver?.codecs[0];
+    if (this.closed || !transceiver || !codec || rtp.payload.length === 0) return false;
+    const transport = transceiver.dtlsTransport;
+    if (transport.state !== 'connected') return false;
+    const header = this.outbound.headerFor(kind, rtp, source, codec.payloadType, nowMs);
+    transport.sendRtp(rtp.payload, header).catch(() => {});
     return true;
   }
 
-  /** The source whose video this member sees (the one a keyframe request is for). */
-  videoSource(): number | undefined {
-    return this.floor.get('video')?.source;
-  }
-
-  /** Calls back when this member asks for a keyframe of the video it receives (PLI). */
-  onPictureLoss(handler: () => void): void {
-    const sender = this.video?.sender;
-    // Read off the transport: werift's router hands feedback to whatever its sender ssrc names first, and a
-    // client's RTCP sender ssrc is often its own (announced, so registered) media ssrc.
-    sender?.dtlsTransport.onRtcp.subscribe((rtcp) => {
+  /** Calls back with the source whose video this member asks a keyframe of (PLI or FIR naming that stream). */
+  onPictureLoss(handler: (source: number) => void): void {
+    const transport = this.video?.dtlsTransport;
+    // Read off the transport: werift's router knows none of the ssrcs this member hears.
+    transport?.onRtcp.subscribe((rtcp) => {
       if (rtcp.type !== RtcpPayloadSpecificFeedback.type) return;
       const { feedback } = rtcp;
       const fir = (feedback as { fir?: { ssrc: number }[] }).fir;
-      const asked =
-        (feedback instanceof PictureLossIndication && feedback.mediaSsrc === sender.ssrc) ||
-        (feedback.count === FIR_FORMAT && (fir ?? []).some((entry) => entry.ssrc === sender.ssrc));
-      if (asked) handler();
+      const named =
+        feedback instanceof PictureLossIndication
+          ? [feedback.mediaSsrc]
+          : feedback.count === FIR_FORMAT
+            ? (fir ?? []).map((entry) => entry.ssrc)
+            : [];
+      const sources = new Set(named.map((ssrc) => this.outbound.sourceOf('video', ssrc)));
+      for (const source of sources) if (source !== undefined) handler(source);
     });
   }
 

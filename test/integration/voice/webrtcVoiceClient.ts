@@ -38,6 +38,8 @@ export class WebRtcVoiceClient {
   readonly received: RtpPacket[] = [];
   /** Video packets received, in arrival order. */
   readonly receivedVideo: RtpPacket[] = [];
+  /** The audio ssrc op 5 / op 12 last named for each other user (user id → ssrc). */
+  readonly audioSsrcOf = new Map<string, number>();
   private readonly waiters: (() => void)[] = [];
   private readonly heard = new Set<number>();
   private readonly pending: { kind: 'audio' | 'video'; ssrc: number }[] = [];
@@ -175,7 +177,9 @@ export class WebRtcVoiceClient {
    */
   private learn(message: VoiceMessage): void {
     if (message.op !== 5 && message.op !== 12) return;
-    const d = message.d as { ssrc?: number; audio_ssrc?: number; video_ssrc?: number };
+    const d = message.d as { user_id?: string; ssrc?: number; audio_ssrc?: number; video_ssrc?: number };
+    const audio = message.op === 5 ? d.ssrc : d.audio_ssrc;
+    if (d.user_id !== undefined && typeof audio === 'number' && audio > 0) this.audioSsrcOf.set(d.user_id, audio);
     const named =
       message.op === 5
         ? [{ kind: 'audio' as const, ssrc: d.ssrc }]
