@@ -3,6 +3,7 @@ import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { BlobStore } from '../domain/BlobStore.js';
 import type { HttpOptions, GatewayOptions } from '../config/Config.js';
+import type { InstanceCounter } from '../domain/InstanceCounter.js';
 import type { Logger } from '../domain/Logger.js';
 import type { SnowflakeGenerator } from '../domain/snowflake.js';
 import type { CallerCache } from './CallerCache.js';
@@ -72,6 +73,8 @@ export interface EdgeDeps {
   readonly webhooks: WebhookDirectory;
   readonly dmCommands: DmCommandDirectory;
   readonly health: () => Promise<HealthReport>;
+  /** Instance counts for GET /policies/stats/; undefined where the backend keeps none (its counts are null). */
+  readonly counts?: InstanceCounter;
   /** GET /metrics and request metrics; undefined when CHORUS_METRICS=off (then /metrics is 404). */
   readonly metrics?: MetricsEndpoint;
   readonly log: Logger;

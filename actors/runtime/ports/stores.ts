@@ -12,6 +12,7 @@ import type {
 } from './records.js';
 import type { ApplicationCommandStore } from './applicationCommandStore.js';
 import type { ReadStateStore } from './readStateStore.js';
+import type { InstanceCounter } from '../../../src/domain/InstanceCounter.js';
 
 /**
  * Storage ports, one per aggregate, declared here by the actors that need them and implemented in
@@ -122,6 +123,8 @@ export interface Stores {
   readonly messages: MessageStore;
   readonly webhooks: WebhookStore;
   readonly readStates: ReadStateStore;
+  /** Instance counts (GET /policies/stats/), where the backend counts cheaply; absent: not counted. */
+  readonly counts?: InstanceCounter;
   /** Closes connections (node shutdown). */
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from '@koa/router';
 import { ActorKind } from '../../../cluster/ActorSystem.js';
 import { UnknownEntityError } from '../../domain/errors.js';
+import { UNCOUNTED } from '../../domain/InstanceCounter.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { requireCaller, sendObject, snowflakeParam, validBody } from '../routeKit.js';
 import { askGuild } from './guildRouteKit.js';
@@ -112,10 +113,10 @@ function signedInRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     snowflakeParam(ctx, 'application_id');
     throw new UnknownEntityError('store listing');
   });
-  // Counting every user, guild and message needs a full scan in Cassandra; the instance does not keep counters.
+  // Spacebar's shape; embedded mode counts in SQLite, while Cassandra keeps no counters (null: not counted).
   router.get('/policies/stats', async (ctx: EdgeContext) => {
     await requireCaller(ctx, deps);
-    sendObject(ctx, { counts: { user: null, guild: null, message: null, members: null } });
+    sendObject(ctx, { counts: (await deps.counts?.counts()) ?? UNCOUNTED });
   });
   router.get('/partners/:guild_id/requirements', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);

@@ -6,6 +6,7 @@ import { SqliteBlobRenames } from './SqliteBlobRenames.js';
 import { SqliteChannelStore } from './SqliteChannelStore.js';
 import { SqliteDatabase, type SqliteDatabaseOptions } from './SqliteDatabase.js';
 import { SqliteGuildStore } from './SqliteGuildStore.js';
+import { SqliteInstanceCounter } from './SqliteInstanceCounter.js';
 import { SqliteMessageStore } from './SqliteMessageStore.js';
 import { SqliteReadStateStore } from './SqliteReadStateStore.js';
 import { SqliteUserStore } from './SqliteUserStore.js';
@@ -32,6 +33,7 @@ export function createSqliteStores(path: string, options: SqliteDatabaseOptions 
     messages: new SqliteMessageStore(db),
     webhooks: new SqliteWebhookStore(db),
     readStates: new SqliteReadStateStore(db),
+    counts: new SqliteInstanceCounter(db),
     close: () => {
       db.close();
       return Promise.resolve();

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Stores } from '../../actors/runtime/ports/stores.js';
+import { RedisMembershipTable } from '../../cluster/membership/RedisMembership.js';
+import { RedisPinTable } from '../../cluster/placement/RedisPinTable.js';
+import type { Config } from '../config/Config.js';
+import { createLogger } from '../domain/Logger.js';
+import { createCassandraStores } from '../store/cassandra/createCassandraStores.js';
+import { connectRedis } from '../store/redis/connectRedis.js';
+import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
+
+/** The records the nodes of this configuration use: the SQLite file under CHORUS_DATA_DIR, or Cassandra. */
+export async function openRecords(config: Config): Promise<Stores> {
+  const { backend } = config;
+  if (backend.mode !== 'cluster') return createSqliteStores(join(backend.dataDir, 'chorus.db'));
+  return createCassandraStores({
+    contactPoints: [...backend.cassandra.contactPoints],
+    localDataCenter: backend.cassandra.localDataCenter,
+    keyspace: backend.cassandra.keyspace,
+    replicationFactor: backend.cassandraReplicationFactor,
+  });
+}
+
+/** The cluster's membership and pin tables in CHORUS_REDIS_URL under CHORUS_REDIS_PREFIX. */
+export interface ClusterTables {
+  readonly membership: RedisMembershipTable;
+  readonly pins: RedisPinTable;
+  close(): void;
+}
+
+/** Connects to the cluster's Redis (whatever CHORUS_MODE says: these commands are about a cluster). */
+export async function openClusterTables(config: Config): Promise<ClusterTables> {
+  const { redis: settings } = config.backend;
+  const redis = await connectRedis(settings.url, createLogger('silent'), { name: 'chorus-cli' });
+  return {
+    membership: new RedisMembershipTable(redis, settings.keyPrefix),
+    pins: new RedisPinTable(redis, settings.keyPrefix),
+    close: () => {
+      redis.destroy();
+    },
+  };
+}

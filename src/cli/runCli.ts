@@ -1,0 +1,87 @@
+import type { Config } from '../config/Config.js';
+import { loadConfig } from '../config/loadConfig.js';
+import { UNCOUNTED } from '../domain/InstanceCounter.js';
+import { CliError, EXIT_USAGE } from './CliError.js';
+import { openClusterTables, openRecords, type ClusterTables } from './cliBackends.js';
+import { nodesCommand, pinCommand, pinsCommand, ringCommand, whereCommand } from './clusterCommands.js';
+import { rightsCommand } from './rightsCommand.js';
+
+export const USAGE = `usage: chorus <command> (configured by the same CHORUS_* variables as the node)
+  rights show <user id>                    an account's instance rights
+  rights grant <user id> <right...>        adds rights (names as in GET /users/@me rights, e.g. OPERATOR)
+  rights revoke <user id> <right...>       removes rights
+  stats                                    counts of users, guilds, messages, members (GET /policies/stats/)
+  nodes                                    the cluster's live nodes (Redis membership)
+  ring [--keys N]                          each node's share of the ring; N sample keys placed
+  where <kind:id>                          the node that owns an actor key (guild:123), and its pin
+  pins                                     the placement pins
+  pin <kind:id> <host:port[@start]>        pins a key to a node
+  unpin <kind:id>                          lets a key follow the ring again
+  drain <node>                             (not available: nodes cannot leave gracefully yet)`;
+
+/** What a command prints and the status the process exits with. */
+export interface CliResult {
+  readonly out: string;
+  readonly exitCode: number;
+}
+
+async function withRecords(config: Config, work: (stores: Awaited<ReturnType<typeof openRecords>>) => Promise<string>) {
+  const stores = await openRecords(config);
+  try {
+    return await work(stores);
+  } finally {
+    await stores.close();
+  }
+}
+
+async function withCluster(config: Config, work: (tables: ClusterTables) => Promise<string>): Promise<string> {
+  const tables = await openClusterTables(config);
+  try {
+    return await work(tables);
+  } finally {
+    tables.close();
+  }
+}
+
+async function run(command: string | undefined, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
+  if (command === undefined || command === 'help' || command === '--help') throw new CliError(USAGE, EXIT_USAGE);
+  // Config is read only for a known command, so a typo gets the usage even with a broken environment.
+  const known = ['rights', 'stats', 'nodes', 'ring', 'where', 'pins', 'pin', 'unpin', 'drain'];
+  if (!known.includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`, EXIT_USAGE);
+  const config = loadConfig(env);
+  const vnodes = config.cluster.vnodesPerNode;
+  switch (command) {
+    case 'rights':
+      return withRecords(config, (stores) => rightsCommand(stores, args));
+    case 'stats':
+      return withRecords(config, async (stores) =>
+        JSON.stringify({ counts: (await stores.counts?.counts()) ?? UNCOUNTED }),
+      );
+    case 'nodes':
+      return withCluster(config, (tables) => nodesCommand(tables));
+    case 'ring':
+      return withCluster(config, (tables) => ringCommand(tables, vnodes, args));
+    case 'where':
+      return withCluster(config, (tables) => whereCommand(tables, vnodes, args));
+    case 'pins':
+      return withCluster(config, (tables) => pinsCommand(tables));
+    case 'pin':
+    case 'unpin':
+      return withCluster(config, (tables) => pinCommand(tables, command, args));
+    default:
+      // A node leaves only by stopping (its heartbeat lapses, its actors move with the ring); nothing hands
+      // its actors over first, so there is no drain to start.
+      throw new CliError('drain is not available: nodes do not support a graceful leave yet', EXIT_USAGE);
+  }
+}
+
+/** Runs one `chorus` command line (argv without node and script) with `env` (the process's by default); never throws. */
+export async function runCli(argv: readonly string[], env?: NodeJS.ProcessEnv): Promise<CliResult> {
+  const [command, ...args] = argv;
+  try {
+    return { out: await run(command, args, env), exitCode: 0 };
+  } catch (error) {
+    if (error instanceof CliError) return { out: error.message, exitCode: error.exitCode };
+    return { out: `chorus ${command ?? ''}: ${error instanceof Error ? error.message : String(error)}`, exitCode: 1 };
+  }
+}

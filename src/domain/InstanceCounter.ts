@@ -1,0 +1,19 @@
+/**
+ * How many of each thing an instance holds (GET /policies/stats/, `chorus stats`), in Spacebar's shape:
+ * `null` for a count the backend does not keep (Cassandra keeps none: counting there is a full scan).
+ */
+export interface InstanceCounts {
+  readonly user: number | null;
+  readonly guild: number | null;
+  readonly message: number | null;
+  /** Guild memberships (one user in two guilds counts twice). */
+  readonly members: number | null;
+}
+
+/** Counts every time they are asked; callers bound how often (see the store's implementation). */
+export interface InstanceCounter {
+  counts(): Promise<InstanceCounts>;
+}
+
+/** The answer of a backend that keeps no counts. */
+export const UNCOUNTED: InstanceCounts = Object.freeze({ user: null, guild: null, message: null, members: null });

@@ -1,0 +1,118 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { startNode, type RunningNode } from '../../src/main.js';
+import { api, registerUser, type TestUser } from '../support/testServer.js';
+import { chorus } from './cliRun.js';
+
+describe('chorus CLI on an embedded data dir', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let node: RunningNode | undefined;
+  let base: string;
+
+  const start = async (): Promise<void> => {
+    const config = loadConfig(
+      {},
+      { PORT: '0', CHORUS_HOST: '127.0.0.1', CHORUS_DATA_DIR: dataDir, CHORUS_LOG_LEVEL: 'silent' },
+    );
+    node = await startNode(config);
+    base = `${node.url}/api/v10`;
+  };
+  const stop = async (): Promise<void> => {
+    await node?.close();
+    node = undefined;
+  };
+
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'chorus-cli-'));
+  });
+  after(async () => {
+    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers an unknown command and a bare call with the usage and exit status 2', async () => {
+    const unknown = await chorus(['frobnicate'], { CHORUS_DATA_DIR: dataDir });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command frobnicate/);
+    assert.match(unknown.stderr, /usage: chorus <command>/);
+    const bare = await chorus([], { CHORUS_DATA_DIR: dataDir });
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /rights grant <user id>/);
+  });
+
+  it('says drain is not available and exits 2, since nodes cannot leave gracefully', async () => {
+    const drain = await chorus(['drain', '127.0.0.1:7001'], { CHORUS_DATA_DIR: dataDir });
+    assert.equal(drain.code, 2);
+    assert.match(drain.stderr, /drain is not available/);
+  });
+
+  it('counts users, guilds, messages and members the same in GET /policies/stats/ and `chorus stats`', async () => {
+    await start();
+    const owner = await registerUser(base, 'statsowner');
+    const member = await registerUser(base, 'statsmember');
+    const guild = await api<{ id: string }>(base, 'POST', '/guilds', {
+      token: owner.token,
+      body: { name: 'counted' },
+      expect: 201,
+    });
+    const channels = await api<{ id: string; type: number }[]>(base, 'GET', `/guilds/${guild.id}/channels`, {
+      token: owner.token,
+    });
+    const text = channels.find((channel) => channel.type === 0);
+    assert.ok(text, 'a new guild has a text channel');
+    for (const content of ['one', 'two', 'three']) {
+      await api(base, 'POST', `/channels/${text.id}/messages`, { token: owner.token, body: { content } });
+    }
+    const stats = await api<{ counts: Record<string, number> }>(base, 'GET', '/policies/stats/', {
+      token: member.token,
+    });
+    assert.deepEqual(stats.counts, { user: 2, guild: 1, message: 3, members: 1 });
+    await api(base, 'GET', '/policies/stats/', { expect: 401 });
+    await stop();
+    const cli = await chorus(['stats'], { CHORUS_DATA_DIR: dataDir });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(JSON.parse(cli.stdout), { counts: { user: 2, guild: 1, message: 3, members: 1 } });
+  });
+
+  it('revokes and grants an instance right that the API then enforces', async () => {
+    await start();
+    const user: TestUser = await registerUser(base, 'rightful');
+    await stop();
+    const revoked = await chorus(['rights', 'revoke', user.id, 'create_guilds'], { CHORUS_DATA_DIR: dataDir });
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.doesNotMatch(revoked.stdout, /CREATE_GUILDS/);
+    await start();
+    const refused = await api<{ code: number }>(base, 'POST', '/guilds', {
+      token: user.token,
+      body: { name: 'not allowed' },
+      expect: 403,
+    });
+    assert.equal(refused.code, 50013);
+    await stop();
+    const granted = await chorus(['rights', 'grant', user.id, 'CREATE_GUILDS', 'VIEW_SERVER_STATS'], {
+      CHORUS_DATA_DIR: dataDir,
+    });
+    assert.equal(granted.code, 0, granted.stderr);
+    assert.match(granted.stdout, /CREATE_GUILDS.*VIEW_SERVER_STATS/);
+    const shown = await chorus(['rights', 'show', user.id], { CHORUS_DATA_DIR: dataDir });
+    assert.equal(shown.stdout, granted.stdout);
+    await start();
+    await api(base, 'POST', '/guilds', { token: user.token, body: { name: 'allowed' }, expect: 201 });
+  });
+
+  it('refuses an unknown right, a malformed id and an unknown user without touching any account', async () => {
+    const env = { CHORUS_DATA_DIR: dataDir };
+    const badRight = await chorus(['rights', 'grant', '1234567890', 'FLY'], env);
+    assert.equal(badRight.code, 2);
+    assert.match(badRight.stderr, /unknown right FLY/);
+    const badId = await chorus(['rights', 'grant', 'alice', 'OPERATOR'], env);
+    assert.equal(badId.code, 2);
+    const unknownUser = await chorus(['rights', 'grant', '1234567890', 'OPERATOR'], env);
+    assert.equal(unknownUser.code, 1);
+    assert.match(unknownUser.stderr, /unknown user 1234567890/);
+  });
+});

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Stores } from '../../actors/runtime/ports/stores.js';
+import { Right } from '../../src/domain/rights.js';
+import { formatAge } from '../../src/cli/clusterCommands.js';
+import { rightNames, rightsMask } from '../../src/cli/rightsCommand.js';
+import { SqliteInstanceCounter } from '../../src/store/sqlite/SqliteInstanceCounter.js';
+import { SqliteDatabase } from '../../src/store/sqlite/SqliteDatabase.js';
+import { createSqliteStores } from '../../src/store/sqlite/createSqliteStores.js';
+import { aGuild, aMember, aMessage, aUser, nextId } from '../contract/records.js';
+
+/** What any counting backend must do: count what was written and what was deleted, nothing else. */
+function instanceCountsContract(open: () => Promise<Stores>): void {
+  let stores: Stores;
+  beforeEach(async () => {
+    stores = await open();
+  });
+  afterEach(async () => {
+    await stores.close();
+  });
+
+  it('counts nothing in an empty instance', async () => {
+    assert.deepEqual(await stores.counts?.counts(), { user: 0, guild: 0, message: 0, members: 0 });
+  });
+
+  it('counts users, guilds, memberships and messages as they are written', async () => {
+    const users = [aUser(), aUser(), aUser()];
+    for (const user of users) await stores.users.create(user);
+    const guild = aGuild();
+    await stores.guilds.saveGuild(guild);
+    await stores.guilds.saveGuild({ ...guild, name: 'renamed' }); // an update is not a second guild
+    for (const user of users) await stores.guilds.saveMember(aMember({ guild_id: guild.id, user_id: user.id }));
+    const channelId = nextId();
+    for (let index = 0; index < 4; index += 1) await stores.messages.insert(aMessage({ channel_id: channelId }));
+    assert.deepEqual(await stores.counts?.counts(), { user: 3, guild: 1, message: 4, members: 3 });
+  });
+
+  it('stops counting what was deleted, a deleted guild with its members', async () => {
+    const user = aUser();
+    await stores.users.create(user);
+    const guild = aGuild();
+    await stores.guilds.saveGuild(guild);
+    await stores.guilds.saveMember(aMember({ guild_id: guild.id, user_id: user.id }));
+    const message = aMessage({ channel_id: nextId() });
+    await stores.messages.insert(message);
+    await stores.messages.delete(message.channel_id, [message.id]);
+    await stores.guilds.deleteGuild(guild.id);
+    assert.deepEqual(await stores.counts?.counts(), { user: 1, guild: 0, message: 0, members: 0 });
+  });
+}
+
+describe('instance counts (GET /policies/stats/, chorus stats)', () => {
+  let dir: string;
+  let files = 0;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'chorus-counts-'));
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('SQLite store contract', () => {
+    instanceCountsContract(() => Promise.resolve(createSqliteStores(join(dir, `counts-${(files += 1)}.db`))));
+  });
+
+  it('reuses a count within its window, so a burst of requests walks the messages once', async () => {
+    const db = SqliteDatabase.open(join(dir, 'reuse.db'));
+    let nowMs = 1_000;
+    const counter = new SqliteInstanceCounter(db, 5_000, () => nowMs);
+    try {
+      const first = await counter.counts();
+      db.connection.prepare("INSERT INTO guilds (id, data) VALUES ('1', '{}')").run();
+      nowMs += 4_999;
+      assert.deepEqual(await counter.counts(), first);
+      nowMs += 1;
+      assert.equal((await counter.counts()).guild, 1);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('chorus CLI helpers', () => {
+  it('parses right names case-insensitively and names a mask back in bit order', () => {
+    assert.equal(rightsMask(['operator', 'VIEW_SERVER_STATS']), Right.OPERATOR | Right.VIEW_SERVER_STATS);
+    assert.deepEqual(rightNames(Right.SEND_MESSAGES | Right.OPERATOR), ['OPERATOR', 'SEND_MESSAGES']);
+    assert.throws(() => rightsMask(['FLY']), /unknown right FLY/);
+    assert.throws(() => rightsMask([]), /at least one right/);
+  });
+
+  it('shows an age in its two largest units', () => {
+    assert.equal(formatAge(800), '800ms');
+    assert.equal(formatAge(3 * 60_000 + 5_000), '3m5s');
+    assert.equal(formatAge(26 * 3_600_000 + 7 * 60_000), '1d2h');
+  });
+});
