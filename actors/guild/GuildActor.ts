@@ -25,7 +25,7 @@ import { listPresences, memberPresence, nodeLeft } from './guildPresences.js';
 import * as settings from './guildSettings.js';
 import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
-import { voiceStateChange } from './guildVoice.js';
+import { refreshVoiceAccess, voiceStateChange } from './guildVoice.js';
 import { restoreVoiceStates } from './guildVoiceRestore.js';
 
 type GuildCase = NonNullable<GuildCommand['command']>;
@@ -141,6 +141,9 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
   ) {
     super();
     this.#rt = new GuildRuntime(ctx, stores, subscriptions, blobs, largeGuildMembers, voiceStates);
+    this.#rt.accessChanged = (userId) => {
+      refreshVoiceAccess(this.#rt, userId);
+    };
   }
 
   /**

@@ -47,6 +47,11 @@ export class GuildRuntime {
   readonly subscriptions: GuildSubscriptions;
   /** Where voice states are written through (guildVoice.ts changes them, activation reads them back). */
   readonly voiceStore: GuildVoiceStore;
+  /**
+   * Runs after permissions changed (all members' when `userId` is '', else one member's): the Guild actor has
+   * guildVoice re-check connected members (CONNECT lost, SPEAK changed). A hook, as guildVoice imports this file.
+   */
+  accessChanged: (userId: string) => void = () => undefined;
 
   constructor(
     readonly ctx: ActorContext,
@@ -143,6 +148,7 @@ export class GuildRuntime {
   permissionsChanged(): void {
     const state = this.state;
     this.#invalidate(state.accessHolders.takeAll(), '');
+    this.accessChanged('');
   }
 
   /**
@@ -152,12 +158,14 @@ export class GuildRuntime {
   memberChanged(userId: string): void {
     const state = this.state;
     this.#invalidate(state.accessHolders.takeUser(userId), userId);
+    this.accessChanged(userId);
   }
 
   /** A channel's overwrites changed: that channel drops every snapshot it holds. */
   channelPermissionsChanged(channelId: string): void {
     const state = this.state;
     this.#invalidate(state.accessHolders.takeChannel(channelId) ? [channelId] : [], '');
+    this.accessChanged('');
   }
 
   /**
@@ -165,7 +173,7 @@ export class GuildRuntime {
    * the next activation knows no holders and would not tell them of later changes.
    */
   releaseHolders(): void {
-    if (this.exists) this.permissionsChanged();
+    if (this.exists) this.#invalidate(this.state.accessHolders.takeAll(), '');
   }
 
   #invalidate(channelIds: readonly string[], userId: string): void {

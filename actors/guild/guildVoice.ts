@@ -169,12 +169,32 @@ export function leaveVoiceOfUser(rt: GuildRuntime, userId: string): void {
   if (voice) leave(rt, voice);
 }
 
-/** The member's server mute or deafen changed: their voice state, when connected, tells the guild. */
-export function voiceMemberChanged(rt: GuildRuntime, userId: string): void {
-  const voice = rt.state.voiceStates.get(userId);
+/** The member's server mute or deafen (or `next` state) changed: their voice state, when connected, tells the guild. */
+export function voiceMemberChanged(rt: GuildRuntime, userId: string, next?: VoiceState): void {
+  const voice = next ?? rt.state.voiceStates.get(userId);
   if (!voice) return;
-  tellVoiceRoom(rt, voice);
+  if (next) setVoice(rt, next);
+  else tellVoiceRoom(rt, voice);
   broadcastVoiceState(rt, voiceStateJson(rt.state, voice, voice.channelId), userId);
+}
+
+/**
+ * Permissions changed (a role, overwrites, `userId`'s roles or timeout; '' for everyone): a member who may no
+ * longer VIEW_CHANNEL and CONNECT where it is connected is disconnected; in a voice channel suppress follows
+ * SPEAK. The voice room hears each connected member's state again (may_speak follows SPEAK).
+ */
+export function refreshVoiceAccess(rt: GuildRuntime, userId: string): void {
+  if (!rt.exists) return;
+  const state = rt.state;
+  for (const voice of [...state.voiceStates.values()]) {
+    if (userId !== '' && voice.userId !== userId) continue;
+    const permissions = permissionsIn(state, voice.userId, voice.channelId, rt.nowMs());
+    const stage = state.channels.get(voice.channelId)?.type === ChannelType.stage;
+    const suppress = stage ? voice.suppress : !hasAll(permissions, Permission.SPEAK);
+    if (!hasAll(permissions, Permission.VIEW_CHANNEL | Permission.CONNECT)) leave(rt, voice);
+    else if (suppress === voice.suppress) tellVoiceRoom(rt, voice);
+    else voiceMemberChanged(rt, voice.userId, { ...voice, suppress });
+  }
 }
 
 /** The member's voice state; 400 40032 when they are not connected (Discord's answer to moving them). */

@@ -19,6 +19,9 @@ interface InVoice {
 /** Payloads told apart by their first byte: what was sent while the Guild's decision held, and after. */
 const DURING = 0x11;
 const AFTER = 0x22;
+/** Permission bits (Discord's): CONNECT and SPEAK. */
+const CONNECT = 1 << 20;
+const SPEAK = 1 << 21;
 const payload = (kind: number, index: number): Buffer => Buffer.from([kind, index, 0xf8, 0xff, 0xfe]);
 
 /**
@@ -203,6 +206,41 @@ describe('the voice service enforces what the Guild decides (moderation, deafen,
     assert.deepEqual((await inStudio.nextOf(VoiceOp.heartbeatAck)).d, { t: 1234 });
     for (const gateway of [a.gateway, b.gateway]) joinVoice(gateway, null);
     assert.equal((await inStudio.closed).code, 4014, 'leaving the studio ends that media session too');
+  });
+
+  it('a member denied SPEAK by an overwrite is suppressed and heard by nobody; denied CONNECT, it is closed 4014', async () => {
+    const [anna, bert] = users as [TestUser, TestUser];
+    const room = await createVoiceChannel('overwritten');
+    const a = await enterVoice(anna, room);
+    const b = await enterVoice(bert, room);
+    const deny = (permission: number) =>
+      api(server.api, 'PUT', `/channels/${room}/permissions/${anna.id}`, {
+        token: owner.token,
+        body: { type: 1, allow: '0', deny: String(permission) },
+        expect: 204,
+      });
+    const from = b.gateway.frames.length;
+    await deny(SPEAK);
+    await stateOf(b.gateway, (d) => d.user_id === anna.id && d.suppress, from);
+    const stats = server.node.voice?.stats;
+    assert.ok(stats, 'the node runs voice');
+    const droppedBefore = stats.dropped;
+    for (let index = 0; index < 10; index++) a.voice.sendAudio(payload(DURING, index), voicePort());
+    await until(
+      'the suppressed packets dropped',
+      () => Promise.resolve(stats.dropped - droppedBefore >= 10 || undefined),
+      {
+        timeoutMs: 5_000,
+        everyMs: 10,
+      },
+    );
+    assert.equal((await firstHeard(b.voice, a.voice)).ssrc, b.voice.ssrc, 'a suppressed member still hears');
+
+    await deny(CONNECT);
+    assert.equal((await a.voice.closed).code, 4014, 'losing CONNECT disconnects');
+    assert.deepEqual((await b.voice.nextOf(VoiceOp.clientDisconnect)).d, { user_id: anna.id });
+    await stateOf(b.gateway, (d) => d.user_id === anna.id && d.channel_id === null, from);
+    joinVoice(b.gateway, null);
   });
 
   it('deleting the voice channel closes its members 4014; a kicked member is closed 4014 and the room hears op 13', async () => {
