@@ -4,7 +4,7 @@ import { joinGuild } from '../gateway/gatewayFixtures.js';
 import { VoiceWorld } from '../gateway/voiceFixtures.js';
 import { ChromiumHarness } from './browser/ChromiumHarness.js';
 import { hear, joinUdpBot, playTone, ssrcOfUser, type UdpBot } from './browser/udpBot.js';
-import { VoicePage } from './browser/VoicePage.js';
+import { VoicePage, type VoicePageStatus } from './browser/VoicePage.js';
 
 // voice.md §6 T2 and T3: real headless Chromium speaking the Discord web client's WebRTC signalling (the page script
 // in ./browser, written from the documented rules) through the node's voice service.
@@ -61,6 +61,44 @@ describe('headless Chromium in a voice channel through the SFU', function () {
     const playing = heard.stats?.inbound.find((stream) => stream.packetsReceived > 100);
     assert.equal(playing?.ssrc, announced.ssrc);
     await Promise.all([speaker.leave(), listener.leave()]);
+  });
+
+  it('a browser hears two browsers talking at once, each on its own stream (440 and 880 Hz)', async () => {
+    const channelId = await world.createVoiceChannel('chorus');
+    const [low, high, ear] = await Promise.all([guildMember('low'), guildMember('high'), guildMember('ear')]);
+    const common = {
+      gatewayUrl: world.server.gatewayUrl,
+      guildId: world.guild.id,
+      channelId,
+      voiceScheme: 'wss' as const,
+    };
+    const speakers = [await browserPage(), await browserPage()];
+    const listener = await browserPage();
+    const spoke = [
+      await speakers[0]?.join({ ...common, token: low.token, direction: 'sendrecv', toneHz: 440 }),
+      await speakers[1]?.join({ ...common, token: high.token, direction: 'sendrecv', toneHz: 880 }),
+    ];
+    await listener.join({ ...common, token: ear.token, direction: 'recvonly' });
+
+    const loud = (status: VoicePageStatus, userId = ''): boolean => (status.heard?.[userId]?.max ?? 0) > 0.05;
+    const heard = await listener.waitFor(
+      'the listener to receive and play both speakers',
+      (status) =>
+        (status.stats?.inbound ?? []).filter((stream) => stream.packetsReceived > 100).length >= 2 &&
+        spoke.every((joined) => loud(status, joined?.userId)),
+      15_000,
+    );
+    for (const [index, hz] of [440, 880].entries()) {
+      const userId = spoke[index]?.userId ?? '';
+      const announced = Object.values(heard.remotes ?? {}).find((remote) => remote.userId === userId);
+      assert.ok(announced, `the listener was told speaker ${hz} Hz's SSRC: ${JSON.stringify(heard.remotes)}`);
+      const stream = heard.stats?.inbound.find((candidate) => candidate.ssrc === announced.ssrc);
+      assert.ok((stream?.packetsReceived ?? 0) > 100, `${hz} Hz arrives on its own SSRC: ${JSON.stringify(stream)}`);
+      // One bin of a 2048-point FFT is about 22 Hz: each user's track plays that user's tone, unmixed.
+      const peakHz = heard.heard?.[userId]?.peakHz ?? 0;
+      assert.ok(Math.abs(peakHz - hz) < 50, `the ${hz} Hz speaker's track peaks at ${peakHz} Hz`);
+    }
+    await Promise.all([...speakers.map((page) => page.leave()), listener.leave()]);
   });
 
   it('a browser decodes the VP8 camera another browser publishes, on the SSRC op 12 announced', async () => {

@@ -6,8 +6,10 @@ export interface VoicePageJoin {
   readonly token: string;
   readonly guildId: string;
   readonly channelId: string;
-  /** sendrecv/sendonly publish a 440 Hz oscillator; recvonly only listens. */
+  /** sendrecv/sendonly publish an oscillator; recvonly only listens. */
   readonly direction: 'sendrecv' | 'sendonly' | 'recvonly';
+  /** The oscillator's frequency (440 Hz unless given). */
+  readonly toneHz?: number;
   /** The web client uses wss://; Spacebar's Fermi uses ws:// (the voice port serves both). */
   readonly voiceScheme: 'wss' | 'ws';
   /** A video transceiver too, as the web client has: `send` publishes a 15 fps canvas, `recv` only watches. */
@@ -25,7 +27,7 @@ export interface VoicePageJoined {
   readonly videoSsrc: number;
 }
 
-/** The page's measurements, sampled every 100 ms (stats) and 50 ms (loudness of the remote track). */
+/** The page's measurements, sampled every 100 ms (stats) and 50 ms (loudness of each remote user's track). */
 export interface VoicePageStatus {
   readonly connectionState?: string;
   readonly stats?: {
@@ -35,7 +37,10 @@ export interface VoicePageStatus {
     readonly pairs?: string[];
     readonly dtls?: string;
   };
-  readonly rms?: { last: number; max: number };
+  /** The loudest any remote user's track played. */
+  readonly rms?: { max: number };
+  /** Per remote user (id): how loud that user's own track played and its dominant frequency then. */
+  readonly heard?: Record<string, { last: number; max: number; peakHz: number }>;
   /** Per receiving section (mid): the remote user and the SSRCs op 5 / op 12 named for it. */
   readonly remotes?: Record<string, { userId: string; ssrc: number; rtxSsrc?: number }>;
   readonly audioSsrc?: number;

@@ -1,8 +1,8 @@
 // A Discord-style web voice client for headless Chromium tests, from the documented protocol (voice.md §1a, §4a; UD
 // "WebRTC Connections"): op 4 over the real main gateway, then the voice gateway (op 0 with video and streams, op 2,
 // op 1 "webrtc" with the SDP fragment and codecs, op 4's template turned into the remote answer, op 12 and op 5 with
-// the browser's own SSRCs) and a remote a=ssrc added by renegotiating when op 5 / op 12 name another user's SSRC.
-// The page exposes window.chorus for the test: join(), status() and leave().
+// the browser's own SSRCs) and, per remote user op 5 / op 12 names, a receiving transceiver whose a=ssrc goes into
+// the next answer (UD "Transceivers, SSRCs, and Remote Users"). window.chorus: join(), status() and leave().
 /* global window, document, RTCPeerConnection, MediaStream, AudioContext, Audio, crypto, setInterval, clearInterval */
 import {
   parseServerSdp,
@@ -18,11 +18,13 @@ import { errors, joinOverGateway, jsonSocket, log, record } from './pageSignalli
 class VoiceCall {
   constructor(options) {
     this.options = options;
-    this.remoteUsers = new Map(); // user id → the SSRC op 5 / op 12 named for that user's audio
+    this.remoteUsers = new Map(); // user id → the SSRCs op 5 / op 12 named for that user's audio and video
+    this.receivers = new Map(); // user id → that user's receiving transceivers {audio, video}
+    this.loudness = new Map(); // user id → loudness and dominant frequency of that user's track
     this.answerVersion = 1;
     this.negotiation = Promise.resolve();
     this.lastVoiceSeq = -1;
-    this.rms = { last: 0, max: 0 };
+    this.timers = [];
   }
 
   async join() {
@@ -53,9 +55,8 @@ class VoiceCall {
     this.pc.addEventListener('connectionstatechange', () => record({ pc: this.pc.connectionState }));
     this.pc.addEventListener('iceconnectionstatechange', () => record({ ice: this.pc.iceConnectionState }));
     this.pc.addEventListener('icecandidate', (event) => record({ localCandidate: event.candidate?.candidate ?? null }));
-    const track = direction === 'recvonly' ? 'audio' : this.toneTrack();
+    const track = direction === 'recvonly' ? 'audio' : this.toneTrack(this.options.toneHz ?? 440);
     this.transceiver = this.pc.addTransceiver(track, { direction });
-    this.listen(this.transceiver.receiver.track);
     if (this.options.video === 'send') this.videoTransceiver = this.pc.addTransceiver(this.cameraTrack());
     if (this.options.video === 'recv')
       this.videoTransceiver = this.pc.addTransceiver('video', { direction: 'recvonly' });
@@ -76,8 +77,11 @@ class VoiceCall {
       rtc_connection_id: crypto.randomUUID(),
     });
     const description = await this.voiceSocket.wait((m) => m.op === 4, 'op 4 Session Description');
-    this.server = parseServerSdp(description.d.sdp);
-    await this.pc.setRemoteDescription({ type: 'answer', sdp: this.answer(offer.sdp) });
+    const server = parseServerSdp(description.d.sdp);
+    await this.pc.setRemoteDescription({ type: 'answer', sdp: this.answer(offer.sdp, server) });
+    // Users named before this answer get their transceivers now (renegotiation waits for the server's template).
+    this.server = server;
+    this.renegotiate();
     const local = this.pc.localDescription.sdp;
     this.audioSsrc = sendingSsrcsOf(local, this.transceiver.mid).ssrc;
     const video = this.videoTransceiver ? sendingSsrcsOf(local, this.videoTransceiver.mid) : { ssrc: 0, rtx: 0 };
@@ -95,20 +99,20 @@ class VoiceCall {
     return { userId, sessionId, readySsrc, audioSsrc, videoSsrc: video.ssrc };
   }
 
-  answer(offerSdp) {
+  answer(offerSdp, server) {
     this.answerVersion += 1;
     const remotes = this.remotes();
     this.answeredRemotes = JSON.stringify(remotes);
-    const sdp = synthesizeAnswer(offerSdp, this.server, remotes, this.answerVersion);
+    const sdp = synthesizeAnswer(offerSdp, server, remotes, this.answerVersion);
     record({ answer: sdp });
     return sdp;
   }
 
-  /** A 440 Hz full-scale sine through WebAudio, as the track a user publishes. */
-  toneTrack() {
+  /** A full-scale sine (440 Hz unless told) through WebAudio, as the track a user publishes. */
+  toneTrack(hz) {
     const context = this.audioContext();
     const oscillator = context.createOscillator();
-    oscillator.frequency.value = 440;
+    oscillator.frequency.value = hz;
     const destination = context.createMediaStreamDestination();
     oscillator.connect(destination);
     oscillator.start();
@@ -138,8 +142,8 @@ class VoiceCall {
     return this.context;
   }
 
-  /** Measures the loudness of what the remote track plays, sampled every 50 ms. */
-  listen(track) {
+  /** Measures the loudness and dominant frequency of what a remote user's track plays, sampled every 50 ms. */
+  listen(track, userId) {
     const stream = new MediaStream([track]);
     // Chromium only pulls remote WebRTC audio into WebAudio when a media element also plays the stream.
     const element = new Audio();
@@ -151,13 +155,22 @@ class VoiceCall {
     analyser.fftSize = 2048;
     context.createMediaStreamSource(stream).connect(analyser);
     const samples = new Float32Array(analyser.fftSize);
-    this.rmsTimer = setInterval(() => {
-      analyser.getFloatTimeDomainData(samples);
-      let sum = 0;
-      for (const sample of samples) sum += sample * sample;
-      const rms = Math.sqrt(sum / samples.length);
-      this.rms = { last: rms, max: Math.max(this.rms.max, rms) };
-    }, 50);
+    const spectrum = new Float32Array(analyser.frequencyBinCount);
+    const heard = { last: 0, max: 0, peakHz: 0 };
+    this.loudness.set(userId, heard);
+    this.timers.push(
+      setInterval(() => {
+        analyser.getFloatTimeDomainData(samples);
+        let sum = 0;
+        for (const sample of samples) sum += sample * sample;
+        heard.last = Math.sqrt(sum / samples.length);
+        if (heard.last < heard.max) return;
+        heard.max = heard.last;
+        analyser.getFloatFrequencyData(spectrum);
+        const peak = spectrum.indexOf(Math.max(...spectrum));
+        heard.peakHz = Math.round((peak * context.sampleRate) / analyser.fftSize);
+      }, 50),
+    );
   }
 
   async sampleStats() {
@@ -173,8 +186,7 @@ class VoiceCall {
       } else if (report.type === 'outbound-rtp' && report.kind === 'audio') {
         found.outbound.push({ ssrc: report.ssrc, packetsSent: report.packetsSent });
       } else if (report.type === 'candidate-pair') {
-        found.pairs ??= [];
-        found.pairs.push(
+        (found.pairs ??= []).push(
           `${report.state}${report.nominated ? ' nominated' : ''} sent ${report.requestsSent}/${report.responsesReceived}`,
         );
       } else if (report.type === 'transport') {
@@ -204,33 +216,48 @@ class VoiceCall {
   }
 
   /**
-   * Which remote user's SSRC goes on which receiving section (UD "Transceivers, SSRCs, and Remote Users"). This
-   * page has one section per kind, which is all these tests need: each call here has one other speaker.
+   * Which remote user's SSRCs go on which receiving section (UD "Transceivers, SSRCs, and Remote Users"): each user
+   * present has a receiving transceiver per kind, its own, once the section has a mid.
    */
   remotes() {
     const remotes = {};
-    const users = [...this.remoteUsers];
-    const audio = users.find(([, ssrcs]) => ssrcs.audio !== 0);
-    const mid = this.transceiver?.mid;
-    if (mid != null && audio && this.options.direction !== 'sendonly') {
-      remotes[mid] = { userId: audio[0], ssrc: audio[1].audio };
-    }
-    const video = users.find(([, ssrcs]) => ssrcs.video !== 0);
-    const videoMid = this.videoTransceiver?.mid;
-    if (videoMid != null && video && this.options.video === 'recv') {
-      remotes[videoMid] = { userId: video[0], ssrc: video[1].video, rtxSsrc: video[1].rtx };
+    for (const [userId, ssrcs] of this.remoteUsers) {
+      const { audio, video } = this.receivers.get(userId) ?? {};
+      if (audio?.mid != null && ssrcs.audio !== 0) remotes[audio.mid] = { userId, ssrc: ssrcs.audio };
+      if (video?.mid != null && ssrcs.video !== 0)
+        remotes[video.mid] = { userId, ssrc: ssrcs.video, rtxSsrc: ssrcs.rtx };
     }
     return remotes;
   }
 
-  /** A new local offer and remote answer when the remote SSRCs changed since the last answer (op 4 not yet: none). */
+  /** A receiving transceiver for each kind a present user sends and this call receives; true when one was added. */
+  addReceivers() {
+    let added = false;
+    for (const [userId, ssrcs] of this.remoteUsers) {
+      const receivers = this.receivers.get(userId) ?? {};
+      this.receivers.set(userId, receivers);
+      if (!receivers.audio && ssrcs.audio !== 0 && this.options.direction !== 'sendonly') {
+        receivers.audio = this.pc.addTransceiver('audio', { direction: 'recvonly' });
+        this.listen(receivers.audio.receiver.track, userId);
+        added = true;
+      }
+      if (!receivers.video && ssrcs.video !== 0 && this.options.video === 'recv') {
+        receivers.video = this.pc.addTransceiver('video', { direction: 'recvonly' });
+        added = true;
+      }
+    }
+    return added;
+  }
+
+  /** A new local offer and remote answer when users or their SSRCs changed since the last answer (none before op 4). */
   renegotiate() {
     this.negotiation = this.negotiation
       .then(async () => {
-        if (!this.server || JSON.stringify(this.remotes()) === this.answeredRemotes) return;
+        if (!this.server) return;
+        if (!this.addReceivers() && JSON.stringify(this.remotes()) === this.answeredRemotes) return;
         const offer = await this.pc.createOffer();
         await this.pc.setLocalDescription(offer);
-        await this.pc.setRemoteDescription({ type: 'answer', sdp: this.answer(offer.sdp) });
+        await this.pc.setRemoteDescription({ type: 'answer', sdp: this.answer(offer.sdp, this.server) });
       })
       .catch((error) => errors.push(`renegotiation: ${error.message}`));
   }
@@ -239,7 +266,8 @@ class VoiceCall {
     return {
       connectionState: this.pc?.connectionState,
       stats: this.stats,
-      rms: this.rms,
+      rms: { max: Math.max(0, ...[...this.loudness.values()].map((heard) => heard.max)) },
+      heard: Object.fromEntries(this.loudness),
       remotes: this.remotes(),
       audioSsrc: this.audioSsrc,
       contextState: this.context?.state,
@@ -247,7 +275,7 @@ class VoiceCall {
   }
 
   leave() {
-    const timers = [this.statsTimer, this.rmsTimer, this.cameraTimer, this.voiceHeartbeat, this.heartbeat];
+    const timers = [this.statsTimer, this.cameraTimer, this.voiceHeartbeat, this.heartbeat, ...this.timers];
     for (const timer of timers) clearInterval(timer);
     this.pc?.close();
     this.voiceSocket?.ws.close(1000);
