@@ -10,7 +10,7 @@ export interface InstanceCounts {
   readonly members: number | null;
 }
 
-/** Counts every time they are asked; callers bound how often (see the store's implementation). */
+/** The instance's counts; cheap enough to answer every GET /policies/stats/ (a backend without them has none). */
 export interface InstanceCounter {
   counts(): Promise<InstanceCounts>;
 }

@@ -9,6 +9,7 @@ import { rightNames, rightsMask } from '../../src/cli/rightsCommand.js';
 import { SqliteInstanceCounter } from '../../src/store/sqlite/SqliteInstanceCounter.js';
 import { SqliteDatabase } from '../../src/store/sqlite/SqliteDatabase.js';
 import { createSqliteStores } from '../../src/store/sqlite/createSqliteStores.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { aGuild, aMember, aMessage, aUser, nextId } from '../contract/records.js';
 
 /** What any counting backend must do: count what was written and what was deleted, nothing else. */
@@ -65,19 +66,33 @@ describe('instance counts (GET /policies/stats/, chorus stats)', () => {
     instanceCountsContract(() => Promise.resolve(createSqliteStores(join(dir, `counts-${(files += 1)}.db`))));
   });
 
-  it('reuses a count within its window, so a burst of requests walks the messages once', async () => {
-    const db = SqliteDatabase.open(join(dir, 'reuse.db'));
-    let nowMs = 1_000;
-    const counter = new SqliteInstanceCounter(db, 5_000, () => nowMs);
+  it('counts the rows a file held before the counting migration, then keeps counting', async () => {
+    const path = join(dir, 'older.db');
+    const older = createSqliteStores(path, { migrations: MIGRATIONS.filter((migration) => migration.version < 8) });
+    const user = aUser();
+    await older.users.create(user);
+    await older.messages.insert(aMessage({ channel_id: nextId() }));
+    await older.close();
+    const stores = createSqliteStores(path);
     try {
-      const first = await counter.counts();
-      db.connection.prepare("INSERT INTO guilds (id, data) VALUES ('1', '{}')").run();
-      nowMs += 4_999;
-      assert.deepEqual(await counter.counts(), first);
-      nowMs += 1;
-      assert.equal((await counter.counts()).guild, 1);
+      assert.deepEqual(await stores.counts?.counts(), { user: 1, guild: 0, message: 1, members: 0 });
+      await stores.users.create(aUser());
+      assert.equal((await stores.counts?.counts())?.user, 2);
     } finally {
-      db.close();
+      await stores.close();
+    }
+  });
+
+  it('reads the counts from the same file as a running node (a CLI process next to it)', async () => {
+    const path = join(dir, 'shared.db');
+    const node = createSqliteStores(path);
+    const cliDb = SqliteDatabase.open(path);
+    try {
+      await node.guilds.saveGuild(aGuild());
+      assert.equal((await new SqliteInstanceCounter(cliDb).counts()).guild, 1);
+    } finally {
+      cliDb.close();
+      await node.close();
     }
   });
 });
