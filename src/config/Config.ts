@@ -3,6 +3,7 @@ import type { ActorOptions } from '../../actors/runtime/ActorHost.js';
 import type { ClusterOptions } from '../../cluster/ActorSystem.js';
 import type { LogLevel } from '../domain/Logger.js';
 import type { BackendSchema, ConfigSchema, GatewaySchema, HttpSchema } from './configSchema.js';
+import type { InstanceSchema } from './instanceSchema.js';
 
 /** A value nobody may change: objects and arrays read-only all the way down. */
 type DeepReadonly<T> = T extends readonly (infer Item)[]
@@ -10,6 +11,9 @@ type DeepReadonly<T> = T extends readonly (infer Item)[]
   : T extends object
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
     : T;
+
+/** What GET /policies/instance/ says about the instance (see InstanceSchema). */
+export type InstanceOptions = DeepReadonly<Static<typeof InstanceSchema>>;
 
 /** HTTP edge options (see HttpSchema for each one's variable, default and meaning). */
 export type HttpOptions = DeepReadonly<Static<typeof HttpSchema>>;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Formats, integer, list, text } from './configLeaves.js';
+import { InstanceSchema } from './instanceSchema.js';
 import { MetricsSchema } from './metricsSchema.js';
 import { VoiceSchema } from './voiceSchema.js';
 
@@ -279,6 +280,7 @@ export const ConfigSchema = Type.Object({
     16_384, // 2^14 is the interactive-login norm
     { minimum: 1024 },
   ),
+  instance: InstanceSchema,
   http: HttpSchema,
   gateway: GatewaySchema,
   voice: VoiceSchema,

@@ -2,7 +2,7 @@ import type { RouterContext } from '@koa/router';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { BlobStore } from '../domain/BlobStore.js';
-import type { HttpOptions, GatewayOptions } from '../config/Config.js';
+import type { HttpOptions, GatewayOptions, InstanceOptions } from '../config/Config.js';
 import type { InstanceCounter } from '../domain/InstanceCounter.js';
 import type { Logger } from '../domain/Logger.js';
 import type { SnowflakeGenerator } from '../domain/snowflake.js';
@@ -55,6 +55,8 @@ export interface EdgeDeps {
   readonly system: ActorSystem;
   readonly http: HttpOptions;
   readonly gateway: GatewayOptions;
+  /** GET /policies/instance/'s name and pages; the defaults (name Chorus, nothing else) when absent. */
+  readonly instance?: InstanceOptions;
   /** ws:// URL of the gateway, as GET /gateway returns it. */
   readonly gatewayUrl: string;
   /** http(s):// base URL clients reach this node at (attachment URLs are built on it). */

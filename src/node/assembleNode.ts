@@ -101,6 +101,7 @@ export function assembleNode(
     system,
     http: config.http,
     gateway: config.gateway,
+    instance: config.instance,
     gatewayUrl: listener.gatewayUrl,
     publicUrl: listener.url,
     blobs: backend.blobs,

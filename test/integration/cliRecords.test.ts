@@ -13,10 +13,10 @@ describe('chorus CLI on an embedded data dir', function () {
   let node: RunningNode | undefined;
   let base: string;
 
-  const start = async (): Promise<void> => {
+  const start = async (settings: Record<string, string> = {}): Promise<void> => {
     const config = loadConfig(
       {},
-      { PORT: '0', CHORUS_HOST: '127.0.0.1', CHORUS_DATA_DIR: dataDir, CHORUS_LOG_LEVEL: 'silent' },
+      { PORT: '0', CHORUS_HOST: '127.0.0.1', CHORUS_DATA_DIR: dataDir, CHORUS_LOG_LEVEL: 'silent', ...settings },
     );
     node = await startNode(config);
     base = `${node.url}/api/v10`;
@@ -102,6 +102,24 @@ describe('chorus CLI on an embedded data dir', function () {
     assert.equal(shown.stdout, granted.stdout);
     await start();
     await api(base, 'POST', '/guilds', { token: user.token, body: { name: 'allowed' }, expect: 201 });
+  });
+
+  it('describes the instance in GET /policies/instance/ as CHORUS_INSTANCE_* configure it', async () => {
+    await stop();
+    await start({
+      CHORUS_INSTANCE_NAME: 'Harbour',
+      CHORUS_INSTANCE_DESCRIPTION: 'A chat for the harbour club',
+      CHORUS_INSTANCE_TOS_PAGE: 'https://harbour.example/tos',
+      CHORUS_INSTANCE_EMAIL: 'ops@harbour.example',
+    });
+    const policy = await api<Record<string, unknown>>(base, 'GET', '/policies/instance/');
+    assert.equal(policy.instanceName, 'Harbour');
+    assert.equal(policy.instanceDescription, 'A chat for the harbour club');
+    assert.equal(policy.tosPage, 'https://harbour.example/tos');
+    assert.equal(policy.correspondenceEmail, 'ops@harbour.example');
+    assert.equal(policy.frontPage, null, 'not configured: null');
+    await stop();
+    assert.throws(() => loadConfig({}, { CHORUS_INSTANCE_TOS_PAGE: 'not a url' }), /CHORUS_INSTANCE_TOS_PAGE/);
   });
 
   it('refuses an unknown right, a malformed id and an unknown user without touching any account', async () => {

@@ -54,12 +54,13 @@ function publicInstanceConfig(deps: EdgeDeps): Record<string, unknown> {
 /** Public instance policies (Spacebar's /policies/instance documents); every URL has the client's origin. */
 export function instancePolicyRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get('/policies/instance', (ctx: EdgeContext) => {
+    const instance = deps.instance;
     sendObject(ctx, {
-      instanceName: 'Chorus',
-      instanceDescription: null,
-      frontPage: null,
-      tosPage: null,
-      correspondenceEmail: null,
+      instanceName: instance?.name ?? 'Chorus',
+      instanceDescription: instance?.description || null,
+      frontPage: instance?.frontPage || null,
+      tosPage: instance?.tosPage || null,
+      correspondenceEmail: instance?.correspondenceEmail || null,
       correspondenceUserID: null,
       image: null,
       instanceId: null,

@@ -48,6 +48,11 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_VOICE_RTC_PORT_MAX: ['65536', /an integer 0-65535/],
   CHORUS_METRICS: ['maybe', /one of on, off/],
   CHORUS_METRICS_TOKEN: null, // any text (empty: no token asked)
+  CHORUS_INSTANCE_NAME: null, // any text (empty: the default)
+  CHORUS_INSTANCE_DESCRIPTION: null, // any text
+  CHORUS_INSTANCE_FRONT_PAGE: ['harbour', /empty or an http\(s\) URL/],
+  CHORUS_INSTANCE_TOS_PAGE: ['ftp://harbour.example/tos', /empty or an http\(s\) URL/],
+  CHORUS_INSTANCE_EMAIL: null, // any text
   CHORUS_MAILBOX_CAPACITY: ['0', /an integer >= 1/],
   CHORUS_IDLE_TIMEOUT_MS: ['ten', /an integer >= 1/],
   CHORUS_LARGE_GUILD_MEMBERS: ['0', /an integer >= 1/],
@@ -98,6 +103,7 @@ describe('loadConfig', () => {
       tokenSecret: '',
       operatorEmails: [],
       passwordCost: 16_384,
+      instance: { name: 'Chorus', description: '', frontPage: '', tosPage: '', correspondenceEmail: '' },
       http: {
         host: '0.0.0.0',
         port: 3001,
