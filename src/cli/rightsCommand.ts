@@ -39,6 +39,8 @@ export async function rightsCommand(stores: Stores, args: readonly string[]): Pr
   if (!user) throw new CliError(`unknown user ${userId}`);
   const before = BigInt(user.rights || '0');
   const after = action === 'grant' ? before | mask : before & ~mask;
-  if (after !== before) await stores.users.update({ ...user, rights: after.toString() });
-  return `${userId} rights ${after}: ${rightNames(after).join(' ') || '(none)'}`;
+  const line = `${userId} rights ${after}: ${rightNames(after).join(' ') || '(none)'}`;
+  if (after === before) return line;
+  await stores.users.update({ ...user, rights: after.toString() });
+  return `${line}\n(applies once the user's actor loads the account again: a node restart, or CHORUS_IDLE_TIMEOUT_MS idle)`;
 }
