@@ -27,6 +27,7 @@ import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
 import { refreshVoiceAccess, voiceStateChange } from './guildVoice.js';
 import { restoreVoiceStates } from './guildVoiceRestore.js';
+import { voiceRoomMoved } from './voiceRoomTells.js';
 
 type GuildCase = NonNullable<GuildCommand['command']>;
 
@@ -83,6 +84,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   listPresences,
   nodeLeft,
   voiceStateChange,
+  voiceRoomMoved,
   getWidget: settings.getWidget,
   updateWidget: settings.updateWidget,
   getWidgetJson: settings.getWidgetJson,

@@ -1,8 +1,9 @@
-import type { MemberVoiceState } from '../../proto/gen/chorus/v1/voice.js';
+import type { GuildReply } from '../../proto/gen/chorus/v1/guild.js';
+import type { MemberVoiceState, VoiceRoomMoved } from '../../proto/gen/chorus/v1/voice.js';
 import { hasAll, Permission } from '../../src/domain/permissions.js';
 import { ActorKind } from '../runtime/ActorKind.js';
 import type { StoredVoiceState } from '../runtime/ports/voiceStateStore.js';
-import type { GuildRuntime } from './GuildRuntime.js';
+import { emptyReply, type GuildRuntime } from './GuildRuntime.js';
 import { permissionsIn } from './guildPermissions.js';
 
 /**
@@ -48,4 +49,21 @@ export function tellVoiceRooms(rt: GuildRuntime, voice: StoredVoiceState, before
   if (before && (before.channelId !== voice.channelId || before.sessionId !== voice.sessionId))
     tellVoiceRoom(rt, before, true);
   tellVoiceRoom(rt, voice);
+}
+
+/**
+ * voice_room_moved (a tell from the voice service that hosted the channel): the ring now places the channel's
+ * room on another node. Its members are told to that room again (their deafen, mute, may_speak follow them) and
+ * each session sends a fresh VOICE_SERVER_UPDATE, whose endpoint names the new node.
+ */
+export function voiceRoomMoved(rt: GuildRuntime, command: VoiceRoomMoved): GuildReply {
+  if (!rt.exists) return emptyReply();
+  for (const voice of rt.state.voiceStates.values()) {
+    if (voice.channelId !== command.channelId) continue;
+    tellVoiceRoom(rt, voice);
+    rt.ctx.tell(ActorKind.Session, voice.sessionId, {
+      command: { $case: 'voiceServer', voiceServer: { guildId: rt.state.id, channelId: voice.channelId } },
+    });
+  }
+  return emptyReply();
 }

@@ -24,6 +24,7 @@ import { assembleNode } from './assembleNode.js';
 import { createNodeMetrics, meterStores } from './nodeMetrics.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
 import { startNodeVoice } from './startNodeVoice.js';
+import { followVoiceRoomMoves } from './voiceRoomMoves.js';
 import type { RunningNode } from './RunningNode.js';
 import { voiceEndpoint } from './voiceEndpoint.js';
 
@@ -151,6 +152,12 @@ export async function startClusterNode(
   const pins = new PinFollower(new RedisPinTable(redis, backend.redis.keyPrefix), log, { refreshMs: 5_000 });
   await pins.start();
   const unfollow = followMembership(membership, system, config.cluster.vnodesPerNode, keeper, pins);
+  const unfollowVoice = voice
+    ? followVoiceRoomMoves(system, voice, [
+        (listener) => membership.onChange(listener),
+        (listener) => pins.onChange(listener),
+      ])
+    : () => undefined;
   system.bindViewRefresh(async () => {
     await Promise.all([membership.refresh(), pins.refresh()]);
   });
@@ -158,6 +165,7 @@ export async function startClusterNode(
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       unfollow();
+      unfollowVoice();
       await pins.stop();
       gateway.close();
       await voice?.close();

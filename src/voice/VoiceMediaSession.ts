@@ -61,6 +61,8 @@ export class VoiceMediaSession {
   deafened = false;
   /** Server-muted, suppressed or without SPEAK (the Guild said so): its media reaches nobody. */
   silenced = false;
+  /** Its channel's room moved to another node: its client leaving here is a move, not a member vanishing. */
+  handedOver = false;
   private outboundCounter = 0;
   private seq = 0;
   private readonly replay: NumberedMessage[] = [];

@@ -85,6 +85,28 @@ export class VoiceRooms {
     member?.applyVoiceState(state);
   }
 
+  /**
+   * The rooms hosted here that the ring now places elsewhere (`placedHere` false): forgets what the Guild told for
+   * them and marks their members handed over (their clients follow a new VOICE_SERVER_UPDATE to the new node and
+   * close these sockets: not a leave). Each moved room's guild and channel, once.
+   */
+  handOver(placedHere: (channelId: string) => boolean): { guildId: string; channelId: string }[] {
+    const moved = new Map<string, string>();
+    for (const [channelId, told] of this.told) {
+      const guildId = told.values().next().value?.guildId;
+      if (placedHere(channelId) || guildId === undefined) continue;
+      moved.set(channelId, guildId);
+      this.told.delete(channelId);
+    }
+    for (const member of this.all()) {
+      const { guildId, channelId } = member.claims;
+      if (member.handedOver || placedHere(channelId)) continue;
+      member.handedOver = true;
+      moved.set(channelId, guildId);
+    }
+    return [...moved].map(([channelId, guildId]) => ({ guildId, channelId }));
+  }
+
   /** Every member, for the heartbeat sweep. */
   all(): VoiceMediaSession[] {
     return [...this.bySsrc.values()];
@@ -136,7 +158,7 @@ export class VoiceRooms {
   vanished(member: VoiceMediaSession, reason: string, closeCode: number): void {
     if (this.bySsrc.get(member.ssrc) !== member) return;
     this.leave(member, reason, closeCode);
-    this.onVanished(member.claims);
+    if (!member.handedOver) this.onVanished(member.claims);
   }
 
   /** Removes members silent past the window and forgets nonces older than any live token. */

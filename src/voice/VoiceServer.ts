@@ -53,6 +53,8 @@ export interface RunningVoiceServer {
   readonly stats: MediaRelayStats;
   /** Applies the Guild's decision about a member of a voice channel hosted here (the voice room actor's port). */
   applyMemberState(channelId: string, state: MemberVoiceState): void;
+  /** Marks the rooms the ring placed elsewhere as handed over (VoiceRooms.handOver); the moved rooms. */
+  handOverRooms(placedHere: (channelId: string) => boolean): { guildId: string; channelId: string }[];
   close(): Promise<void>;
 }
 
@@ -228,6 +230,7 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
     applyMemberState: (channelId, state) => {
       rooms.applyMemberState(channelId, state);
     },
+    handOverRooms: (placedHere) => rooms.handOver(placedHere),
     close: async () => {
       clearInterval(sweep);
       rooms.closeAll();

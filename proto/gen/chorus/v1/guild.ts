@@ -7,6 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Caller, DispatchEvent, Empty, Json, NodeLeft } from './common.js';
+import { VoiceRoomMoved } from './voice.js';
 
 export const protobufPackage = 'chorus.v1';
 
@@ -134,7 +135,9 @@ export interface GuildCommand {
      */
     | { $case: 'nodeLeft'; nodeLeft: NodeLeft } //
     /** Session -> Guild: gateway op 4 of one session (join, move, leave a voice channel); in memory only. */
-    | { $case: 'voiceStateChange'; voiceStateChange: VoiceStateChange }
+    | { $case: 'voiceStateChange'; voiceStateChange: VoiceStateChange } //
+    /** Voice service -> Guild (tell): a voice channel's room moved to another node; its members follow it. */
+    | { $case: 'voiceRoomMoved'; voiceRoomMoved: VoiceRoomMoved }
     | undefined;
 }
 
@@ -663,6 +666,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'voiceStateChange':
         VoiceStateChange.encode(message.command.voiceStateChange, writer.uint32(754).fork()).join();
+        break;
+      case 'voiceRoomMoved':
+        VoiceRoomMoved.encode(message.command.voiceRoomMoved, writer.uint32(762).fork()).join();
         break;
     }
     return writer;
@@ -1398,6 +1404,17 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             message.command = {
               $case: 'voiceStateChange',
               voiceStateChange: VoiceStateChange.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 95: {
+            if (tag !== 762) {
+              break;
+            }
+
+            message.command = {
+              $case: 'voiceRoomMoved',
+              voiceRoomMoved: VoiceRoomMoved.decode(reader, reader.uint32()),
             };
             continue;
           }
@@ -2901,7 +2918,29 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                                           object.voice_state_change,
                                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                                     }
-                                                                                                                                                                                                                                                                                                                                  : undefined,
+                                                                                                                                                                                                                                                                                                                                  : isSet(
+                                                                                                                                                                                                                                                                                                                                        object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                      )
+                                                                                                                                                                                                                                                                                                                                    ? {
+                                                                                                                                                                                                                                                                                                                                        $case:
+                                                                                                                                                                                                                                                                                                                                          'voiceRoomMoved',
+                                                                                                                                                                                                                                                                                                                                        voiceRoomMoved:
+                                                                                                                                                                                                                                                                                                                                          VoiceRoomMoved.fromJSON(
+                                                                                                                                                                                                                                                                                                                                            object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                          ),
+                                                                                                                                                                                                                                                                                                                                      }
+                                                                                                                                                                                                                                                                                                                                    : isSet(
+                                                                                                                                                                                                                                                                                                                                          object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                        )
+                                                                                                                                                                                                                                                                                                                                      ? {
+                                                                                                                                                                                                                                                                                                                                          $case:
+                                                                                                                                                                                                                                                                                                                                            'voiceRoomMoved',
+                                                                                                                                                                                                                                                                                                                                          voiceRoomMoved:
+                                                                                                                                                                                                                                                                                                                                            VoiceRoomMoved.fromJSON(
+                                                                                                                                                                                                                                                                                                                                              object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                            ),
+                                                                                                                                                                                                                                                                                                                                        }
+                                                                                                                                                                                                                                                                                                                                      : undefined,
     };
   },
 
@@ -3069,6 +3108,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.nodeLeft = NodeLeft.toJSON(message.command.nodeLeft);
     } else if (message.command?.$case === 'voiceStateChange') {
       obj.voiceStateChange = VoiceStateChange.toJSON(message.command.voiceStateChange);
+    } else if (message.command?.$case === 'voiceRoomMoved') {
+      obj.voiceRoomMoved = VoiceRoomMoved.toJSON(message.command.voiceRoomMoved);
     }
     return obj;
   },
@@ -3717,6 +3758,15 @@ export const GuildCommand: MessageFns<GuildCommand> = {
           message.command = {
             $case: 'voiceStateChange',
             voiceStateChange: VoiceStateChange.fromPartial(object.command.voiceStateChange),
+          };
+        }
+        break;
+      }
+      case 'voiceRoomMoved': {
+        if (object.command?.voiceRoomMoved !== undefined && object.command?.voiceRoomMoved !== null) {
+          message.command = {
+            $case: 'voiceRoomMoved',
+            voiceRoomMoved: VoiceRoomMoved.fromPartial(object.command.voiceRoomMoved),
           };
         }
         break;

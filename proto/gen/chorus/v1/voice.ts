@@ -41,6 +41,14 @@ export interface MemberVoiceState {
 
 export interface VoiceRoomReply {}
 
+/**
+ * Voice service -> Guild (tell): the ring now places this voice channel's room on another node (a node joined,
+ * a placement pin); the Guild tells that room its members again and sends each a fresh VOICE_SERVER_UPDATE.
+ */
+export interface VoiceRoomMoved {
+  channelId: string;
+}
+
 function createBaseVoiceRoomCommand(): VoiceRoomCommand {
   return { command: undefined };
 }
@@ -425,6 +433,79 @@ export const VoiceRoomReply: MessageFns<VoiceRoomReply> = {
   },
   fromPartial(_: DeepPartial<VoiceRoomReply>): VoiceRoomReply {
     const message = createBaseVoiceRoomReply();
+    return message;
+  },
+};
+
+function createBaseVoiceRoomMoved(): VoiceRoomMoved {
+  return { channelId: '' };
+}
+
+export const VoiceRoomMoved: MessageFns<VoiceRoomMoved> = {
+  encode(message: VoiceRoomMoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== '') {
+      writer.uint32(10).string(message.channelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoiceRoomMoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoiceRoomMoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoiceRoomMoved {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+          ? globalThis.String(object.channel_id)
+          : '',
+    };
+  },
+
+  toJSON(message: VoiceRoomMoved): unknown {
+    const obj: any = {};
+    if (message.channelId !== '') {
+      obj.channelId = message.channelId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VoiceRoomMoved>): VoiceRoomMoved {
+    return VoiceRoomMoved.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VoiceRoomMoved>): VoiceRoomMoved {
+    const message = createBaseVoiceRoomMoved();
+    message.channelId = object.channelId ?? '';
     return message;
   },
 };
