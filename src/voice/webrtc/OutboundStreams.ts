@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { RtpHeader, type RtpPacket } from 'werift';
+import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, type RtpPacket } from 'werift';
 
 /** Audio or video: the two m-lines a web client's peer connection has here. */
 export type MediaKind = 'audio' | 'video';
@@ -17,6 +17,8 @@ interface Stream {
   lastSeq: number;
   lastTs: number;
   lastMs: number;
+  packets: number;
+  octets: number;
 }
 
 /**
@@ -62,6 +64,8 @@ export class OutboundStreams {
     stream.lastSeq = (header.sequenceNumber + stream.seqOffset) & 0xffff;
     stream.lastTs = (header.timestamp + stream.tsOffset) >>> 0;
     stream.lastMs = nowMs;
+    stream.packets++;
+    stream.octets += rtp.payload.length;
     // The source's header extensions use its own ids (and name its own mid): none is carried over.
     return new RtpHeader({
       payloadType,
@@ -72,6 +76,23 @@ export class OutboundStreams {
     });
   }
 
+  /**
+   * A source's sender report (RTCP SR) as this receiver's stream of it: the source's wallclock to RTP time mapping
+   * moved by the same offset as its packets, so a browser can line up a user's audio and video. Undefined when the
+   * report is of another origin than the stream carries now, or of a stream this receiver does not have.
+   */
+  reportFor(kind: MediaKind, source: number, report: RtcpSrPacket): RtcpSrPacket | undefined {
+    const stream = this.streams.get(`${kind}:${source}`);
+    if (stream?.origin !== report.ssrc) return undefined;
+    const senderInfo = new RtcpSenderInfo({
+      ntpTimestamp: report.senderInfo.ntpTimestamp,
+      rtpTimestamp: (report.senderInfo.rtpTimestamp + stream.tsOffset) >>> 0,
+      packetCount: stream.packets,
+      octetCount: stream.octets,
+    });
+    return new RtcpSrPacket({ ssrc: stream.ssrc, senderInfo });
+  }
+
   private streamOf(kind: MediaKind, source: number): Stream {
     const key = `${kind}:${source}`;
     const existing = this.streams.get(key);
@@ -79,7 +100,17 @@ export class OutboundStreams {
     let ssrc = randomInt(1, 0xffffffff);
     while (this.taken.has(ssrc)) ssrc = randomInt(1, 0xffffffff);
     this.taken.add(ssrc);
-    const stream: Stream = { ssrc, origin: undefined, seqOffset: 0, tsOffset: 0, lastSeq: 0, lastTs: 0, lastMs: 0 };
+    const stream: Stream = {
+      ssrc,
+      origin: undefined,
+      seqOffset: 0,
+      tsOffset: 0,
+      lastSeq: 0,
+      lastTs: 0,
+      lastMs: 0,
+      packets: 0,
+      octets: 0,
+    };
     this.streams.set(key, stream);
     this.bySsrc.set(ssrc, { kind, source });
     return stream;

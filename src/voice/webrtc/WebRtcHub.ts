@@ -1,5 +1,5 @@
 import type { Socket } from 'node:dgram';
-import { RtpHeader, RtpPacket } from 'werift';
+import { RtpHeader, RtpPacket, type RtcpSrPacket } from 'werift';
 import type { Clock } from '../../domain/Clock.js';
 import type { Logger } from '../../domain/Logger.js';
 import { sendSealed, type MediaRelayStats, type WebRtcOutlet } from '../mediaRelay.js';
@@ -96,6 +96,9 @@ export class WebRtcHub implements WebRtcOutlet {
     peer.onPictureLoss((source) => {
       this.requestKeyframe(source);
     });
+    peer.onSenderReport((report) => {
+      this.relayReport(member, report);
+    });
     this.listen(member);
     return { sdp, audio_codec: 'opus', video_codec: peer.codecs.video?.name ?? 'VP8' };
   }
@@ -161,6 +164,15 @@ export class WebRtcHub implements WebRtcOutlet {
         // Header extensions (audio level, mid, transport-cc) are the browser's business: stripped here.
         sendSealed(this.udp, receiver, udpHeader(rtp, sender.announced.audio ?? sender.ssrc), rtp.payload, this.stats);
       }
+    }
+  }
+
+  /** A web client's sender report on one of its forwarded streams, to each web receiver of that stream. */
+  private relayReport(sender: VoiceMediaSession, report: RtcpSrPacket): void {
+    const kind = report.ssrc === sender.announced.audio ? 'audio' : report.ssrc === sender.announced.video && 'video';
+    if (!kind) return;
+    for (const receiver of this.rooms.hearersOf(sender, { dropped: 0 })) {
+      receiver.webrtc?.relayReport(kind, sender.ssrc, report);
     }
   }
 

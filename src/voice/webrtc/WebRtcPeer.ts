@@ -6,6 +6,7 @@ import {
   RTCRtpCodecParameters,
   RTCRtpCodingParameters,
   RTCRtpRtxParameters,
+  RtcpSrPacket,
   useFIR,
   useNACK,
   usePLI,
@@ -183,6 +184,20 @@ export class WebRtcPeer {
       const sources = new Set(named.map((ssrc) => this.outbound.sourceOf('video', ssrc)));
       for (const source of sources) if (source !== undefined) handler(source);
     });
+  }
+
+  /** Calls back with each sender report (RTCP SR) this member's browser sends about its own streams. */
+  onSenderReport(handler: (report: RtcpSrPacket) => void): void {
+    this.audio.dtlsTransport.onRtcp.subscribe((rtcp) => {
+      if (rtcp instanceof RtcpSrPacket) handler(rtcp);
+    });
+  }
+
+  /** Passes a source's sender report on to this member as the report of its stream of that source, if it has one. */
+  relayReport(kind: MediaKind, source: number, report: RtcpSrPacket): void {
+    const relayed = this.closed ? undefined : this.outbound.reportFor(kind, source, report);
+    const transport = this.audio.dtlsTransport;
+    if (relayed && transport.state === 'connected') transport.sendRtcp([relayed]).catch(() => {});
   }
 
   /** Asks this member's browser for a keyframe of a video stream it publishes. */

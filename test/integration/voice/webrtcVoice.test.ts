@@ -195,7 +195,7 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     assert.ok(intact >= 45, `the listener got ${intact} of 50 frames`);
   });
 
-  it('a web receiver hears two speakers at once, each intact on the ssrc op 5 named for that user', async () => {
+  it('a web receiver hears two speakers at once, each intact on the ssrc op 5 named for that user, with its sender reports', async () => {
     const identities = [identifyFor(), identifyFor()];
     const speakers = [await webClient(), await webClient()];
     for (const [index, speaker] of speakers.entries()) await speaker.join(identities[index] as Record<string, unknown>);
@@ -223,6 +223,13 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
         steps.every((step) => step === 1),
         `speaker ${index}: sequence numbers continue one by one`,
       );
+    }
+    // Each speaker's sender report reaches the listener as the report of that speaker's stream, on the same clock.
+    for (const ssrc of ssrcs) {
+      const report = await listener.reportOn(ssrc ?? 0, 5_000);
+      const timestamps = heard.filter((rtp) => rtp.header.ssrc === ssrc).map((rtp) => rtp.header.timestamp);
+      assert.ok(report && timestamps.includes(report.senderInfo.rtpTimestamp), `a sender report on ${ssrc}`);
+      assert.equal(report.senderInfo.packetCount, 30);
     }
   });
 

@@ -3,6 +3,7 @@ import {
   RTCPeerConnection,
   RTCRtpCodecParameters,
   RTCRtpCodingParameters,
+  RtcpSrPacket,
   RtpHeader,
   RtpPacket,
   useNACK,
@@ -38,6 +39,8 @@ export class WebRtcVoiceClient {
   readonly received: RtpPacket[] = [];
   /** Video packets received, in arrival order. */
   readonly receivedVideo: RtpPacket[] = [];
+  /** Sender reports (RTCP SR) received, in arrival order. */
+  readonly reports: RtcpSrPacket[] = [];
   /** The audio ssrc op 5 / op 12 last named for each other user (user id → ssrc). */
   readonly audioSsrcOf = new Map<string, number>();
   private readonly waiters: (() => void)[] = [];
@@ -88,6 +91,11 @@ export class WebRtcVoiceClient {
     const audio = pc.addTransceiver('audio', { direction: 'sendrecv' });
     const camera = video ? pc.addTransceiver('video', { direction: 'sendrecv' }) : undefined;
     const client = new WebRtcVoiceClient(voice, pc, audio, camera);
+    audio.dtlsTransport.onRtcp.subscribe((rtcp) => {
+      if (!(rtcp instanceof RtcpSrPacket)) return;
+      client.reports.push(rtcp);
+      for (const wake of client.waiters.splice(0)) wake();
+    });
     voice.ws.on('message', (data: Buffer) => {
       client.learn(JSON.parse(data.toString('utf8')) as VoiceMessage);
     });
@@ -158,8 +166,21 @@ export class WebRtcVoiceClient {
   /** Resolves once `count` packets of a kind arrived, or after `timeoutMs` with what arrived (never rejects). */
   async receivedAtLeast(count: number, timeoutMs: number, kind: 'audio' | 'video' = 'audio'): Promise<RtpPacket[]> {
     const packets = kind === 'audio' ? this.received : this.receivedVideo;
+    await this.until(() => packets.length >= count, timeoutMs);
+    return packets;
+  }
+
+  /** The first sender report on an ssrc, once one arrived; undefined after `timeoutMs` without one. */
+  async reportOn(ssrc: number, timeoutMs: number): Promise<RtcpSrPacket | undefined> {
+    const find = () => this.reports.find((report) => report.ssrc === ssrc);
+    await this.until(() => find() !== undefined, timeoutMs);
+    return find();
+  }
+
+  /** Waits, woken by each packet or report received, until `done` holds or `timeoutMs` passed. */
+  private async until(done: () => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (packets.length < count && Date.now() < deadline) {
+    while (!done() && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
         this.waiters.push(() => {
@@ -168,7 +189,6 @@ export class WebRtcVoiceClient {
         });
       });
     }
-    return packets;
   }
 
   /**

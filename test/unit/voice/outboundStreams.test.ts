@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { RtpHeader, RtpPacket } from 'werift';
+import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, RtpPacket } from 'werift';
 import { OutboundStreams } from '../../../src/voice/webrtc/OutboundStreams.js';
 
 function packet(ssrc: number, sequenceNumber: number, timestamp: number): RtpPacket {
@@ -36,5 +36,24 @@ describe('OutboundStreams: what one web receiver hears, one stream per (source, 
     assert.equal(switched.timestamp, (0xffff_fff0 + 9_000) >>> 0, '100 ms at 90 kHz later (wrapping)');
     const next = streams.headerFor('video', packet(88, 8, 3_123), 1, 96, 1_133);
     assert.deepEqual([next.sequenceNumber, next.timestamp], [1, (0xffff_fff0 + 12_000) >>> 0]);
+  });
+
+  it("turns the current origin's sender report into its stream's, on the stream's clock; an old origin's is dropped", () => {
+    const streams = new OutboundStreams([]);
+    streams.headerFor('audio', packet(77, 10, 1_000), 1, 111, 0);
+    streams.headerFor('audio', packet(88, 500, 50_000), 1, 111, 20);
+    const report = (ssrc: number, rtpTimestamp: number) =>
+      new RtcpSrPacket({ ssrc, senderInfo: new RtcpSenderInfo({ ntpTimestamp: 5n, rtpTimestamp }) });
+    assert.equal(streams.reportFor('audio', 1, report(77, 1_000)), undefined);
+    const relayed = streams.reportFor('audio', 1, report(88, 50_000));
+    assert.deepEqual(
+      [
+        relayed?.ssrc,
+        relayed?.senderInfo.rtpTimestamp,
+        relayed?.senderInfo.ntpTimestamp,
+        relayed?.senderInfo.packetCount,
+      ],
+      [streams.ssrcOf('audio', 1), 1_000 + 960, 5n, 2],
+    );
   });
 });
