@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Stores } from '../../actors/runtime/ports/stores.js';
 import { RedisMembershipTable } from '../../cluster/membership/RedisMembership.js';
@@ -7,11 +8,17 @@ import { createLogger } from '../domain/Logger.js';
 import { createCassandraStores } from '../store/cassandra/createCassandraStores.js';
 import { connectRedis } from '../store/redis/connectRedis.js';
 import { createSqliteStores } from '../store/sqlite/createSqliteStores.js';
+import { CliError } from './CliError.js';
 
 /** The records the nodes of this configuration use: the SQLite file under CHORUS_DATA_DIR, or Cassandra. */
 export async function openRecords(config: Config): Promise<Stores> {
   const { backend } = config;
-  if (backend.mode !== 'cluster') return createSqliteStores(join(backend.dataDir, 'chorus.db'));
+  if (backend.mode !== 'cluster') {
+    const file = join(backend.dataDir, 'chorus.db');
+    // Opening creates a missing file: a mistyped CHORUS_DATA_DIR would answer from a new, empty instance.
+    if (!existsSync(file)) throw new CliError(`no Chorus database at ${file}: set CHORUS_DATA_DIR to the node's`);
+    return createSqliteStores(file);
+  }
   return createCassandraStores({
     contactPoints: [...backend.cassandra.contactPoints],
     localDataCenter: backend.cassandra.localDataCenter,

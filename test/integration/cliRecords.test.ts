@@ -50,6 +50,12 @@ describe('chorus CLI on an embedded data dir', function () {
     assert.match(drain.stderr, /drain is not available/);
   });
 
+  it('refuses a data dir without a Chorus database instead of creating an empty one', async () => {
+    const stats = await chorus(['stats'], { CHORUS_DATA_DIR: join(dataDir, 'mistyped') });
+    assert.equal(stats.code, 1);
+    assert.match(stats.stderr, /no Chorus database at .*mistyped/);
+  });
+
   it('counts users, guilds, messages and members the same in GET /policies/stats/ and `chorus stats`', async () => {
     await start();
     const owner = await registerUser(base, 'statsowner');
