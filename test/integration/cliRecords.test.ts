@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig.js';
@@ -32,6 +32,15 @@ describe('chorus CLI on an embedded data dir', function () {
   after(async () => {
     await stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("is the package's `chorus` bin, so `npx chorus` runs it in a checkout", () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+    assert.equal(pkg.bin?.chorus, 'bin/chorus.mjs');
+    const launcher = join(root, 'bin', 'chorus.mjs');
+    assert.ok((statSync(launcher).mode & 0o111) !== 0, 'executable');
+    assert.match(readFileSync(launcher, 'utf8'), /^#!\/usr\/bin\/env node\n/);
   });
 
   it('answers an unknown command and a bare call with the usage and exit status 2', async () => {
