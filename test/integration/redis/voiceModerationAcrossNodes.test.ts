@@ -73,12 +73,16 @@ describe('voice moderation across cluster nodes in one process (Redis membership
     );
     const [ownerVoice, memberVoice] = inVoice as [RawVoiceClient, RawVoiceClient];
 
+    const patchedAt = performance.now();
     await api(base, 'PATCH', `/guilds/${guild.id}/members/${member.id}`, {
       token: owner.token,
       body: { channel_id: null },
       expect: 200,
     });
     assert.equal((await memberVoice.closed).code, 4014, "the member's voice socket closed 4014 (Disconnected)");
+    console.log(
+      `      PATCH sent to the voice socket on the other node closing 4014: ${(performance.now() - patchedAt).toFixed(1)} ms`,
+    );
     assert.deepEqual((await ownerVoice.nextOf(VoiceOp.clientDisconnect)).d, { user_id: member.id });
     assert.ok(roomNode.host.isActive('voice', lounge), "the voice room actor ran on the channel's node");
   });

@@ -56,8 +56,8 @@ describe('the voice service enforces what the Guild decides (moderation, deafen,
       expect,
     });
 
-  const joinVoice = (gateway: GatewayClient, channelId: string | null): void => {
-    gateway.send(4, { guild_id: guild.id, channel_id: channelId, self_mute: false, self_deaf: false });
+  const joinVoice = (gateway: GatewayClient, channelId: string | null, selfDeaf = false): void => {
+    gateway.send(4, { guild_id: guild.id, channel_id: channelId, self_mute: false, self_deaf: selfDeaf });
   };
 
   /** Identifies a gateway session for `user` and joins `channelId` by op 4; VOICE_SERVER_UPDATE's data. */
@@ -183,6 +183,24 @@ describe('the voice service enforces what the Guild decides (moderation, deafen,
     for (const gateway of [a.gateway, b.gateway, c.gateway]) joinVoice(gateway, null);
   });
 
+  it('a self-deafened member (op 4 self_deaf) receives nothing until it undeafens by op 4', async () => {
+    const [anna, bert] = users as [TestUser, TestUser];
+    const room = await createVoiceChannel('self-deafened');
+    const a = await enterVoice(anna, room);
+    const b = await enterVoice(bert, room);
+    const from = a.gateway.frames.length;
+    joinVoice(b.gateway, room, true);
+    await stateOf(a.gateway, (d) => d.user_id === bert.id && d.self_deaf, from);
+    for (let index = 0; index < 10; index++) a.voice.sendAudio(payload(DURING, index), voicePort());
+    // Anna hears Bert meanwhile; her packets, sent first, were handled before his first one reached her.
+    assert.equal((await firstHeard(b.voice, a.voice)).ssrc, b.voice.ssrc);
+
+    joinVoice(b.gateway, room, false);
+    const first = await firstHeard(a.voice, b.voice);
+    assert.equal(first.payload[0], AFTER, 'the first packet Bert got was sent after he undeafened');
+    for (const gateway of [a.gateway, b.gateway]) joinVoice(gateway, null);
+  });
+
   it('a member moved by a moderator is closed 4014 in the old room, which hears op 13; the new room keeps it', async () => {
     const [anna, bert] = users as [TestUser, TestUser];
     const lounge = await createVoiceChannel('lounge');
@@ -195,8 +213,12 @@ describe('the voice service enforces what the Guild decides (moderation, deafen,
     assert.equal(denied['code'], 50013);
 
     const from = b.gateway.frames.length;
+    const movedAt = performance.now();
     await patchMember(owner.token, bert.id, { channel_id: studio });
     assert.equal((await b.voice.closed).code, 4014, "Bert's lounge voice socket closed 4014 (Disconnected)");
+    console.log(
+      `      PATCH channel_id sent to the old voice socket closing 4014: ${(performance.now() - movedAt).toFixed(1)} ms`,
+    );
     assert.deepEqual((await a.voice.nextOf(VoiceOp.clientDisconnect)).d, { user_id: bert.id });
 
     // His session is told to connect to the studio; that media session is his and is not closed.
