@@ -7,6 +7,7 @@ import { DEFAULT_LARGE_GUILD_MEMBERS, callerId, emptyReply, jsonReply } from './
 import { requireMember } from './guildPermissions.js';
 import type { GuildState } from './GuildState.js';
 import { dispatchEvent } from './GuildFanout.js';
+import { recheckVoiceRooms } from './voiceRoomTells.js';
 
 /** A member's presence as others see it (not offline: offline members have none). */
 export interface PublicPresence {
@@ -133,6 +134,7 @@ export function widgetPresences(state: GuildState): { members: Record<string, un
  */
 export function nodeLeft(rt: GuildRuntime, command: NodeLeft): GuildReply {
   if (!rt.exists) return emptyReply();
+  recheckVoiceRooms(rt);
   for (const userId of rt.state.presences.keys()) {
     for (const sessionId of rt.fanout.sessionsOf(userId)) {
       rt.ctx.tell(ActorKind.Session, sessionId, { command: { $case: 'nodeLeft', nodeLeft: command } });

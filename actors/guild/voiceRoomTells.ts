@@ -27,6 +27,7 @@ function memberVoiceState(rt: GuildRuntime, voice: StoredVoiceState, gone: boole
     selfMute: voice.selfMute,
     suppress: voice.suppress,
     maySpeak: speak && !mute && !voice.suppress,
+    recheck: false,
   };
 }
 
@@ -66,4 +67,24 @@ export function voiceRoomMoved(rt: GuildRuntime, command: VoiceRoomMoved): Guild
     });
   }
   return emptyReply();
+}
+
+/**
+ * A node left the cluster: the rooms it hosted now run elsewhere, on nodes whose voice service never saw their
+ * members. One member of each occupied channel is told to its room again with `recheck`; a room that does not
+ * host that member's media answers voice_room_moved (VoiceRoomActor), which sends the channel's members there.
+ */
+export function recheckVoiceRooms(rt: GuildRuntime): void {
+  if (!rt.exists) return;
+  const checked = new Set<string>();
+  for (const voice of rt.state.voiceStates.values()) {
+    if (checked.has(voice.channelId)) continue;
+    checked.add(voice.channelId);
+    rt.ctx.tell(ActorKind.Voice, voice.channelId, {
+      command: {
+        $case: 'memberVoiceState',
+        memberVoiceState: { ...memberVoiceState(rt, voice, false), recheck: true },
+      },
+    });
+  }
 }

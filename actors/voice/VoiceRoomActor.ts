@@ -1,5 +1,7 @@
 import type { VoiceRoomCommand, VoiceRoomReply } from '../../proto/gen/chorus/v1/voice.js';
 import { Actor } from '../runtime/Actor.js';
+import type { ActorContext } from '../runtime/ActorContext.js';
+import { ActorKind } from '../runtime/ActorKind.js';
 import type { VoiceRoomPort } from '../runtime/ports/voiceRoomPort.js';
 
 /**
@@ -10,6 +12,7 @@ import type { VoiceRoomPort } from '../runtime/ports/voiceRoomPort.js';
  */
 export class VoiceRoomActor extends Actor<VoiceRoomCommand, VoiceRoomReply> {
   constructor(
+    private readonly ctx: Pick<ActorContext, 'tell'>,
     private readonly channelId: string,
     private readonly voice: VoiceRoomPort,
   ) {
@@ -18,7 +21,14 @@ export class VoiceRoomActor extends Actor<VoiceRoomCommand, VoiceRoomReply> {
 
   handle(command: VoiceRoomCommand): Promise<VoiceRoomReply> {
     const body = command.command;
-    if (body?.$case === 'memberVoiceState') this.voice.applyMemberState(this.channelId, body.memberVoiceState);
+    if (body?.$case !== 'memberVoiceState') return Promise.resolve({});
+    const state = body.memberVoiceState;
+    // After a node left: a member connected to this room but unknown here was hosted by the node that left.
+    if (state.recheck && !state.gone && !this.voice.hostsMember(this.channelId, state)) {
+      const voiceRoomMoved = { channelId: this.channelId };
+      this.ctx.tell(ActorKind.Guild, state.guildId, { command: { $case: 'voiceRoomMoved', voiceRoomMoved } });
+    }
+    this.voice.applyMemberState(this.channelId, state);
     return Promise.resolve({});
   }
 }

@@ -15,4 +15,8 @@ export class VoiceRoomRelay implements VoiceRoomPort {
   applyMemberState(channelId: string, state: MemberVoiceState): void {
     this.target?.applyMemberState(channelId, state);
   }
+
+  hostsMember(channelId: string, state: MemberVoiceState): boolean {
+    return this.target?.hostsMember(channelId, state) ?? false;
+  }
 }

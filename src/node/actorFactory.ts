@@ -42,7 +42,7 @@ export function actorFactory(
   sessionPorts: SessionPorts,
   blobs: BlobRemover,
   voiceEndpointOf?: (channelId: string) => string,
-  voiceRooms: VoiceRoomPort = { applyMemberState: () => undefined },
+  voiceRooms: VoiceRoomPort = { applyMemberState: () => undefined, hostsMember: () => false },
 ): ActorFactory {
   const build = (
     kind: ActorKind,
@@ -84,7 +84,7 @@ export function actorFactory(
         );
         break;
       case 'voice':
-        actor = new VoiceRoomActor(key, voiceRooms);
+        actor = new VoiceRoomActor(ctx, key, voiceRooms);
         break;
     }
     return actor;

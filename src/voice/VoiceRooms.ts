@@ -70,9 +70,7 @@ export class VoiceRooms {
    */
   applyMemberState(channelId: string, state: MemberVoiceState): void {
     const memberKey = `${state.userId}:${state.sessionId}`;
-    const current = this.bySession.get(`${state.guildId}:${state.sessionId}`);
-    const member =
-      current?.claims.channelId === channelId && current.claims.userId === state.userId ? current : undefined;
+    const member = this.memberIn(channelId, state);
     let told = this.told.get(channelId);
     if (state.gone) {
       told?.delete(memberKey);
@@ -105,6 +103,15 @@ export class VoiceRooms {
       moved.set(channelId, guildId);
     }
     return [...moved].map(([channelId, guildId]) => ({ guildId, channelId }));
+  }
+
+  /** The media session of that user and gateway session in that channel, if it is here. */
+  memberIn(
+    channelId: string,
+    state: Pick<MemberVoiceState, 'guildId' | 'userId' | 'sessionId'>,
+  ): VoiceMediaSession | undefined {
+    const current = this.bySession.get(`${state.guildId}:${state.sessionId}`);
+    return current?.claims.channelId === channelId && current.claims.userId === state.userId ? current : undefined;
   }
 
   /** Every member, for the heartbeat sweep. */

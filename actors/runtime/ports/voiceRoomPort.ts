@@ -6,4 +6,6 @@ import type { MemberVoiceState } from '../../../proto/gen/chorus/v1/voice.js';
  */
 export interface VoiceRoomPort {
   applyMemberState(channelId: string, state: MemberVoiceState): void;
+  /** Whether the member (guild, user, gateway session) has a media session in `channelId` on this node. */
+  hostsMember(channelId: string, state: MemberVoiceState): boolean;
 }

@@ -150,4 +150,78 @@ describe('a voice room the ring moves to another node (cluster-mode nodes in one
     );
     await pins.unpin(key);
   });
+
+  // Last: it stops a node of the cluster.
+  it('a room whose node left is re-homed: the Guild rechecks it on node_left and its members are sent to the new node', async () => {
+    const [a] = cluster.nodes as [RunningNode, RunningNode];
+    const base = `${a.url}/api/v10`;
+    const owner = await registerUser(base, 'owner');
+    const member = await registerUser(base, 'member');
+    const guild = await createGuild(base, owner.token, 'voice room node left');
+    await joinGuild(base, owner.token, guild.channelId, member.token);
+    const stays = cluster.nodes.find((node) => node.nodeId === a.system.ownerOf('guild', guild.id));
+    assert.ok(stays?.voice);
+    // A channel placed away from the Guild's node: the node that goes takes the room, not the Guild.
+    let lounge = '';
+    for (
+      let attempt = 0;
+      attempt < 20 && (lounge === '' || a.system.placeOf(`voice:${lounge}`) === stays.nodeId);
+      attempt++
+    ) {
+      const body = { name: `lounge-${attempt}`, type: 2 };
+      lounge = (
+        await api<{ id: string }>(base, 'POST', `/guilds/${guild.id}/channels`, {
+          token: owner.token,
+          body,
+          expect: 201,
+        })
+      ).id;
+    }
+    const goes = cluster.nodes.find((node) => node.nodeId === a.system.placeOf(`voice:${lounge}`));
+    assert.ok(goes?.voice && goes !== stays, 'a room on the node that goes');
+
+    // Sessions whose actors and sockets are on the node that stays (a session id is placed by the ring).
+    const members: InVoice[] = [];
+    for (const user of [owner, member]) {
+      for (let attempt = 0; ; attempt++) {
+        const { client, ready } = await GatewayClient.identified(stays.gatewayUrl, user.token);
+        gateways.push(client);
+        const sessionId = ready['session_id'] as string;
+        if (stays.system.ownerOf('session', sessionId) !== stays.nodeId && attempt < 20) continue;
+        client.send(4, { guild_id: guild.id, channel_id: lounge, self_mute: false, self_deaf: false });
+        const update = await client.waitForDispatch<VoiceServerJson>('VOICE_SERVER_UPDATE');
+        assert.equal(update.d.endpoint, goes.voice.endpoint);
+        members.push({
+          user,
+          gateway: client,
+          sessionId,
+          voice: await connectVoice(user, sessionId, guild.id, update.d),
+        });
+        break;
+      }
+    }
+    const marks = members.map((each) => each.gateway.frames.length);
+    await goes.close();
+    const updates = await Promise.all(
+      members.map((each, index) =>
+        each.gateway.waitForDispatch<VoiceServerJson>('VOICE_SERVER_UPDATE', () => true, {
+          from: marks[index] ?? 0,
+          timeoutMs: 15_000,
+        }),
+      ),
+    );
+    for (const update of updates) assert.equal(update.d.endpoint, stays.voice.endpoint, 'the surviving node is named');
+    for (const [index, each] of members.entries()) {
+      each.voice = await connectVoice(
+        each.user,
+        each.sessionId,
+        guild.id,
+        (updates[index] as { d: VoiceServerJson }).d,
+      );
+    }
+    const [speaker, listener] = members as [InVoice, InVoice];
+    const frame = randomBytes(48);
+    speaker.voice.sendAudio(frame, stays.voice.port);
+    assert.deepEqual(await listener.voice.receiveAudio(), { ssrc: speaker.voice.ssrc, payload: frame });
+  });
 });

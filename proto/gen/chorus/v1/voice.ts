@@ -37,6 +37,11 @@ export interface MemberVoiceState {
   suppress: boolean;
   /** SPEAK in the channel, and neither server-muted nor suppressed: only then is its media forwarded. */
   maySpeak: boolean;
+  /**
+   * Guild (a node left the cluster): if no media session of this member is hosted where the room now runs,
+   * the room moved here with that node's loss; the room tells the Guild voice_room_moved.
+   */
+  recheck: boolean;
 }
 
 export interface VoiceRoomReply {}
@@ -149,6 +154,7 @@ function createBaseMemberVoiceState(): MemberVoiceState {
     selfMute: false,
     suppress: false,
     maySpeak: false,
+    recheck: false,
   };
 }
 
@@ -183,6 +189,9 @@ export const MemberVoiceState: MessageFns<MemberVoiceState> = {
     }
     if (message.maySpeak !== false) {
       writer.uint32(80).bool(message.maySpeak);
+    }
+    if (message.recheck !== false) {
+      writer.uint32(88).bool(message.recheck);
     }
     return writer;
   },
@@ -280,6 +289,14 @@ export const MemberVoiceState: MessageFns<MemberVoiceState> = {
             message.maySpeak = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.recheck = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -328,6 +345,7 @@ export const MemberVoiceState: MessageFns<MemberVoiceState> = {
         : isSet(object.may_speak)
           ? globalThis.Boolean(object.may_speak)
           : false,
+      recheck: isSet(object.recheck) ? globalThis.Boolean(object.recheck) : false,
     };
   },
 
@@ -363,6 +381,9 @@ export const MemberVoiceState: MessageFns<MemberVoiceState> = {
     if (message.maySpeak !== false) {
       obj.maySpeak = message.maySpeak;
     }
+    if (message.recheck !== false) {
+      obj.recheck = message.recheck;
+    }
     return obj;
   },
 
@@ -381,6 +402,7 @@ export const MemberVoiceState: MessageFns<MemberVoiceState> = {
     message.selfMute = object.selfMute ?? false;
     message.suppress = object.suppress ?? false;
     message.maySpeak = object.maySpeak ?? false;
+    message.recheck = object.recheck ?? false;
     return message;
   },
 };
