@@ -9,8 +9,9 @@ type RingChangeSource = (listener: () => void) => () => void;
  * After each ring change, the rooms this node's voice service hosts that the ring now places on another node (a
  * node joined, a placement pin) are handed over: their Guild is told (voice_room_moved), which tells the room's
  * new node its members and sends each of them a VOICE_SERVER_UPDATE naming it. Subscribe after followMembership:
- * listeners run in subscription order, so the new ring is installed by then. A room left on a node that died is
- * not handled here (no node hosting it is left to notice). Returns the unsubscribe.
+ * listeners run in subscription order, so the new ring is installed by then. A room on a node that left is
+ * re-homed by the Guild instead (recheckVoiceRooms on node_left): no node hosting it is left to notice. Returns the
+ * unsubscribe.
  */
 export function followVoiceRoomMoves(
   system: Pick<ActorSystem, 'nodeId' | 'placeOf' | 'tell'>,
