@@ -11,6 +11,7 @@ import { GuildState } from './GuildState.js';
 import { ChannelType, newChannelRecord } from './guildChannelModel.js';
 import { PRIVATE_GUILD_FIELDS, defaultGuildFields, guildJson } from './guildJson.js';
 import { requireGuildPermission, requireMember } from './guildPermissions.js';
+import { leaveVoiceOfChannel } from './guildVoice.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { GuildCreateSchema, GuildUpdateSchema } from '../../src/contract/index.js';
 
@@ -227,6 +228,8 @@ export async function deleteGuild(rt: GuildRuntime, request: GuildRequest): Prom
   await rt.stores.guilds.deleteGuild(state.id);
   rt.emit('GUILD_DELETE', { id: state.id });
   await rt.subscriptions.clear();
+  // Everyone leaves voice (their voice rooms close them 4014); no session is subscribed any more to be told.
+  for (const channelId of state.channels.keys()) leaveVoiceOfChannel(rt, channelId);
   for (const userId of state.members.keys()) rt.tellUser(userId, false);
   for (const channelId of state.channels.keys()) rt.tellChannelChanged(channelId, undefined);
   rt.setState(undefined);

@@ -271,11 +271,7 @@ describe('the voice service enforces what the Guild decides (moderation, deafen,
     const a = await enterVoice(anna, doomed);
     const b = await enterVoice(bert, doomed);
     await api(server.api, 'DELETE', `/channels/${doomed}`, { token: owner.token, expect: 200 });
-    const codes = await Promise.all([a.voice.closed, b.voice.closed]);
-    assert.deepEqual(
-      codes.map((closed) => closed.code),
-      [4014, 4014],
-    );
+    for (const closed of await Promise.all([a.voice.closed, b.voice.closed])) assert.equal(closed.code, 4014);
 
     const hall = await createVoiceChannel('hall');
     const stays = await enterVoice(anna, hall);
@@ -284,5 +280,15 @@ describe('the voice service enforces what the Guild decides (moderation, deafen,
     assert.equal((await kicked.voice.closed).code, 4014);
     assert.deepEqual((await stays.voice.nextOf(VoiceOp.clientDisconnect)).d, { user_id: kit.id });
     joinVoice(stays.gateway, null);
+  });
+
+  // Last: it deletes the guild.
+  it('deleting the guild closes its voice members 4014', async () => {
+    const [anna, bert] = users as [TestUser, TestUser];
+    const room = await createVoiceChannel('last');
+    const a = await enterVoice(anna, room);
+    const b = await enterVoice(bert, room);
+    await api(server.api, 'DELETE', `/guilds/${guild.id}`, { token: owner.token, expect: 204 });
+    for (const closed of await Promise.all([a.voice.closed, b.voice.closed])) assert.equal(closed.code, 4014);
   });
 });
