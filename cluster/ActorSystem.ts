@@ -106,7 +106,7 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   ownerOf(kind: ActorKind, key: string): string {
     return this.ring.ownerOf(`${kind}:${key}`);
   }
-  /** The node the ring places `ringKey` on: a key that names no actor, e.g. a voice channel's `voice:<id>`. */
+  /** The node the ring places a raw `ringKey` on (e.g. a voice channel's `voice:<id>`, the voice room actor's key). */
   placeOf(ringKey: string): string {
     return this.ring.ownerOf(ringKey);
   }

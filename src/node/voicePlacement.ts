@@ -1,13 +1,14 @@
+import { ActorKind } from '../../actors/runtime/ActorKind.js';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 
 /**
- * The ring key a voice channel is placed by. Its own namespace rather than the channel actor's key
- * (`channel:<id>`): nothing at runtime ties a voice room to its text channel's actor (the voice service
- * reports to the Guild), and a key of its own lets a placement pin move a busy voice channel without
- * moving that actor, or the reverse.
+ * The ring key a voice channel is placed by: the voice room actor's key (`voice:<id>`, ActorKind.Voice), so
+ * that actor runs on the node whose voice service hosts the channel. Its own namespace rather than the channel
+ * actor's key (`channel:<id>`): a placement pin moves a busy voice channel without moving that actor, or the
+ * reverse.
  */
 export function voiceRingKey(channelId: string): string {
-  return `voice:${channelId}`;
+  return `${ActorKind.Voice}:${channelId}`;
 }
 
 /**

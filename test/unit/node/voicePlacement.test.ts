@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { ActorKind } from '../../../actors/runtime/ActorKind.js';
+import { ActorSystem } from '../../../cluster/ActorSystem.js';
 import { HashRing } from '../../../cluster/ring/HashRing.js';
+import { createLogger } from '../../../src/domain/Logger.js';
 import { voiceEndpointResolver, voiceRingKey } from '../../../src/node/voicePlacement.js';
 
+const log = createLogger('silent');
 const MEMBERS = ['10.0.0.1:7000@1', '10.0.0.2:7000@1', '10.0.0.3:7000@1'];
 const ENDPOINTS = new Map([
   ['10.0.0.1:7000@1', 'voice-a.example.test:4001'],
@@ -31,8 +35,16 @@ describe('voiceEndpointResolver', () => {
     assert.equal(used.size, 3, 'voice channels spread over every node');
   });
 
-  it('places by its own key, voice:<channel id>, not the channel actor key', () => {
+  it('places by its own key, voice:<channel id>, the voice room actor key, not the channel actor key', () => {
     assert.equal(voiceRingKey('123'), 'voice:123');
+    const system = new ActorSystem('10.0.0.1:7000@1', ring, { askDeadlineMs: 1_000, vnodesPerNode: 16 }, log);
+    for (const id of channels) {
+      assert.equal(
+        system.ownerOf(ActorKind.Voice, id),
+        system.placeOf(voiceRingKey(id)),
+        'the voice room actor is there',
+      );
+    }
     const differs = channels.some((id) => ring.ownerOf(`voice:${id}`) !== ring.ownerOf(`channel:${id}`));
     assert.ok(differs, 'a voice channel and its channel actor are placed independently');
   });
