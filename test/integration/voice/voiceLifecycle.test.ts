@@ -150,8 +150,10 @@ describe('voice state lifecycle: a vanished voice client leaves, voice states ou
       (d) => d.user_id === moves.userId && d.channel_id === studio,
       { from },
     );
-    // The lounge drops the silent media session (and tells the guild, which must ignore it: it names the lounge).
+    // The Guild tells the lounge's voice room the member is gone: that media session ends (4014, op 13 to the
+    // lounge) as a leave, not a drop, so no stale drop reaches the Guild (one racing the move would name the lounge).
     assert.deepEqual((await stays.voice.nextOf(VoiceOp.clientDisconnect)).d, { user_id: moves.userId });
+    assert.equal((await moves.voice.closed).code, 4014);
     const listed = await listedVoiceStates(owner.token);
     const moved = listed.find((state) => state.user_id === moves.userId);
     assert.equal(moved?.channel_id, studio, 'the member is still in the studio');
