@@ -166,6 +166,14 @@ const ClusterSchema = Type.Object({
     128,
     POSITIVE,
   ),
+  drainTimeoutMs: integer(
+    {
+      env: 'CHORUS_DRAIN_TIMEOUT_MS',
+      description: 'a node stopped gracefully (SIGTERM, POST /stop) hands over for at most this long, then closes',
+    },
+    10_000,
+    NOT_NEGATIVE,
+  ),
 });
 
 export const BackendSchema = Type.Object({

@@ -37,3 +37,33 @@ export async function closeHttp(listener: HttpListener): Promise<void> {
     });
   });
 }
+
+/** How often a draining server drops the keep-alive connections that became idle. */
+const IDLE_SWEEP_MS = 50;
+
+/**
+ * Graceful close: stops taking connections, lets requests in flight finish for up to `timeoutMs`
+ * (keep-alive connections are dropped as soon as they are idle), then drops whatever is left.
+ */
+export async function drainHttp(listener: HttpListener, timeoutMs: number): Promise<void> {
+  const { server } = listener;
+  const closed = new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+  // A keep-alive connection that finishes its request after close() would otherwise stay open.
+  const idleSweep = setInterval(() => {
+    server.closeIdleConnections();
+  }, IDLE_SWEEP_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  server.closeIdleConnections();
+  await Promise.race([closed, late]);
+  clearInterval(idleSweep);
+  clearTimeout(timer);
+  server.closeAllConnections();
+  await closed;
+}

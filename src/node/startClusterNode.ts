@@ -22,7 +22,8 @@ import { RedisUserSessionStore } from '../store/redis/RedisUserSessionStore.js';
 import { RedisVoiceStateStore } from '../store/redis/RedisVoiceStateStore.js';
 import { assembleNode } from './assembleNode.js';
 import { createNodeMetrics, meterStores } from './nodeMetrics.js';
-import { closeHttp, listenHttp } from './listenHttp.js';
+import { DrainDeadline } from './drainDeadline.js';
+import { drainHttp, listenHttp } from './listenHttp.js';
 import { startNodeVoice } from './startNodeVoice.js';
 import { followVoiceRoomMoves } from './voiceRoomMoves.js';
 import type { RunningNode } from './RunningNode.js';
@@ -164,15 +165,20 @@ export async function startClusterNode(
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      unfollow();
+      // Graceful leave (issue 14 §3). Leaving first announces it (pub/sub), so the peers drop this
+      // node from their rings at once; the view we adopt ourselves moves our ring too, and the
+      // keeper hands every local activation off (flushed by deactivate, lease released) while the
+      // sockets and requests still here are moved or finished against the new owners.
+      const drain = new DrainDeadline(config.cluster.drainTimeoutMs, log);
       unfollowVoice();
+      await drain.within('leave', membership.stop());
+      unfollow();
       await pins.stop();
-      gateway.close();
+      gateway.close(); // op 7: clients resume on another node
       await voice?.close();
-      await closeHttp(listener);
-      await host.shutdown();
+      await drain.within('requests', drainHttp(listener, drain.remainingMs));
+      await drain.within('actors', host.shutdown());
       keeper.stop();
-      await membership.stop();
       transport.close();
       await grpc.close();
       await stores.close();

@@ -58,6 +58,7 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_LARGE_GUILD_MEMBERS: ['0', /an integer >= 1/],
   CHORUS_ASK_DEADLINE_MS: ['0', /an integer >= 1/],
   CHORUS_VNODES: ['0', /an integer >= 1/],
+  CHORUS_DRAIN_TIMEOUT_MS: ['-1', /an integer >= 0/],
   CHORUS_MODE: ['solo', /one of embedded, cluster/],
   CHORUS_DATA_DIR: null, // any non-empty path
   CHORUS_CASSANDRA_CONTACT_POINTS: [' , ', /a non-empty comma-separated list/],
@@ -137,7 +138,7 @@ describe('loadConfig', () => {
       },
       metrics: { enabled: 'on', token: '' },
       actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
-      cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128 },
+      cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128, drainTimeoutMs: 10_000 },
       backend: {
         mode: 'embedded',
         dataDir: './data',
