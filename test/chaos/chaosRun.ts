@@ -25,7 +25,16 @@ export interface ChaosOptions {
   readonly progress?: (line: string) => void;
   /** Where each node's kept log lines are written at the end (none when undefined). */
   readonly logDir?: string;
+  /** What happens to the nodes under load (default: kill -9 and restart, one SIGSTOP). */
+  readonly inject?: FaultInjector;
 }
+
+/** Injects faults into the running nodes for the length of a run; returns what it did. */
+export type FaultInjector = (
+  nodes: readonly ClusterNode[],
+  options: ChaosOptions,
+  say: (line: string) => void,
+) => Promise<Fault[]>;
 
 export const CI_CHAOS: ChaosOptions = {
   nodes: 3,
@@ -138,7 +147,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosRun> {
     say(`${sessions.length} sessions READY; ${posters.length} posters started`);
 
     const faultsFrom = performance.now();
-    const faults = await injectFaults(cluster.nodes, options, say);
+    const faults = await (options.inject ?? injectFaults)(cluster.nodes, options, say);
     await Promise.all(posters.map((poster) => poster.stop()));
     for (const node of cluster.nodes) if (!node.alive) await node.start();
     await cluster.waitForMembers(cluster.nodes, 30_000);
