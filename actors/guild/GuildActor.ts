@@ -27,7 +27,7 @@ import * as stickers from './guildStickers.js';
 import * as templates from './guildTemplates.js';
 import { refreshVoiceAccess, voiceStateChange } from './guildVoice.js';
 import { restoreVoiceStates } from './guildVoiceRestore.js';
-import { voiceRoomMoved } from './voiceRoomTells.js';
+import { recheckVoiceRooms, voiceRoomMoved } from './voiceRoomTells.js';
 
 type GuildCase = NonNullable<GuildCommand['command']>;
 
@@ -157,6 +157,7 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     const [state] = await Promise.all([GuildState.load(this.ctx.key, this.stores), this.#rt.subscriptions.load()]);
     this.#rt.setState(state);
     await restoreVoiceStates(this.#rt);
+    recheckVoiceRooms(this.#rt);
   }
 
   /**

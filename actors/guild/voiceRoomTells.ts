@@ -70,9 +70,10 @@ export function voiceRoomMoved(rt: GuildRuntime, command: VoiceRoomMoved): Guild
 }
 
 /**
- * A node left the cluster: the rooms it hosted now run elsewhere, on nodes whose voice service never saw their
- * members. One member of each occupied channel is told to its room again with `recheck`; a room that does not
- * host that member's media answers voice_room_moved (VoiceRoomActor), which sends the channel's members there.
+ * A node left the cluster (or the Guild activated, maybe after its own node left): rooms that node hosted now run
+ * elsewhere, on nodes whose voice service never heard of them. One member of each occupied channel is told to its
+ * room again with `recheck`; a room unknown where it now runs answers voice_room_moved (VoiceRoomActor), which
+ * sends the channel's members there.
  */
 export function recheckVoiceRooms(rt: GuildRuntime): void {
   if (!rt.exists) return;

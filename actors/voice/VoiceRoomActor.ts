@@ -23,8 +23,9 @@ export class VoiceRoomActor extends Actor<VoiceRoomCommand, VoiceRoomReply> {
     const body = command.command;
     if (body?.$case !== 'memberVoiceState') return Promise.resolve({});
     const state = body.memberVoiceState;
-    // After a node left: a member connected to this room but unknown here was hosted by the node that left.
-    if (state.recheck && !state.gone && !this.voice.hostsMember(this.channelId, state)) {
+    // The Guild has members in this room but the voice service here never heard of it: the room lived on a node
+    // that is gone (or restarted), and they are still connected there.
+    if (state.recheck && !state.gone && !this.voice.knowsRoom(state.guildId, this.channelId)) {
       const voiceRoomMoved = { channelId: this.channelId };
       this.ctx.tell(ActorKind.Guild, state.guildId, { command: { $case: 'voiceRoomMoved', voiceRoomMoved } });
     }

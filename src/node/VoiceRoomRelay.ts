@@ -16,7 +16,8 @@ export class VoiceRoomRelay implements VoiceRoomPort {
     this.target?.applyMemberState(channelId, state);
   }
 
-  hostsMember(channelId: string, state: MemberVoiceState): boolean {
-    return this.target?.hostsMember(channelId, state) ?? false;
+  /** Without a voice service there is nothing to re-home a room to: every room counts as known. */
+  knowsRoom(guildId: string, channelId: string): boolean {
+    return this.target?.knowsRoom(guildId, channelId) ?? true;
   }
 }

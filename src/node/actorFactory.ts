@@ -42,7 +42,7 @@ export function actorFactory(
   sessionPorts: SessionPorts,
   blobs: BlobRemover,
   voiceEndpointOf?: (channelId: string) => string,
-  voiceRooms: VoiceRoomPort = { applyMemberState: () => undefined, hostsMember: () => false },
+  voiceRooms: VoiceRoomPort = { applyMemberState: () => undefined, knowsRoom: () => true },
 ): ActorFactory {
   const build = (
     kind: ActorKind,

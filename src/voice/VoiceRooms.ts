@@ -114,6 +114,11 @@ export class VoiceRooms {
     return current?.claims.channelId === channelId && current.claims.userId === state.userId ? current : undefined;
   }
 
+  /** Whether this node was told about a member of the channel or hosts media in it. */
+  knows(guildId: string, channelId: string): boolean {
+    return this.told.has(channelId) || this.rooms.has(`${guildId}:${channelId}`);
+  }
+
   /** Every member, for the heartbeat sweep. */
   all(): VoiceMediaSession[] {
     return [...this.bySsrc.values()];

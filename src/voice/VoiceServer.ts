@@ -53,8 +53,8 @@ export interface RunningVoiceServer {
   readonly stats: MediaRelayStats;
   /** Applies the Guild's decision about a member of a voice channel hosted here (the voice room actor's port). */
   applyMemberState(channelId: string, state: MemberVoiceState): void;
-  /** Whether that member has a media session in the channel here (the voice room actor's port). */
-  hostsMember(channelId: string, state: MemberVoiceState): boolean;
+  /** Whether the channel's room is known here (the voice room actor's port; VoiceRooms.knows). */
+  knowsRoom(guildId: string, channelId: string): boolean;
   /** Marks the rooms the ring placed elsewhere as handed over (VoiceRooms.handOver); the moved rooms. */
   handOverRooms(placedHere: (channelId: string) => boolean): { guildId: string; channelId: string }[];
   close(): Promise<void>;
@@ -233,7 +233,7 @@ export async function startVoiceServer(options: VoiceServerOptions): Promise<Run
       rooms.applyMemberState(channelId, state);
     },
     handOverRooms: (placedHere) => rooms.handOver(placedHere),
-    hostsMember: (channelId, state) => rooms.memberIn(channelId, state) !== undefined,
+    knowsRoom: (guildId, channelId) => rooms.knows(guildId, channelId),
     close: async () => {
       clearInterval(sweep);
       rooms.closeAll();

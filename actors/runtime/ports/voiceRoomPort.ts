@@ -6,6 +6,9 @@ import type { MemberVoiceState } from '../../../proto/gen/chorus/v1/voice.js';
  */
 export interface VoiceRoomPort {
   applyMemberState(channelId: string, state: MemberVoiceState): void;
-  /** Whether the member (guild, user, gateway session) has a media session in `channelId` on this node. */
-  hostsMember(channelId: string, state: MemberVoiceState): boolean;
+  /**
+   * Whether the voice service here knows the channel: was told about a member of it, or hosts a media session
+   * in it. A room the Guild has members in that is unknown here lived on a node that is gone.
+   */
+  knowsRoom(guildId: string, channelId: string): boolean;
 }

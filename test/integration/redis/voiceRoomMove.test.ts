@@ -151,57 +151,36 @@ describe('a voice room the ring moves to another node (cluster-mode nodes in one
     await pins.unpin(key);
   });
 
-  // Last: it stops a node of the cluster.
-  it('a room whose node left is re-homed: the Guild rechecks it on node_left and its members are sent to the new node', async () => {
-    const [a] = cluster.nodes as [RunningNode, RunningNode];
-    const base = `${a.url}/api/v10`;
-    const owner = await registerUser(base, 'owner');
-    const member = await registerUser(base, 'member');
-    const guild = await createGuild(base, owner.token, 'voice room node left');
-    await joinGuild(base, owner.token, guild.channelId, member.token);
-    const stays = cluster.nodes.find((node) => node.nodeId === a.system.ownerOf('guild', guild.id));
-    assert.ok(stays?.voice);
-    // A channel placed away from the Guild's node: the node that goes takes the room, not the Guild.
-    let lounge = '';
-    for (
-      let attempt = 0;
-      attempt < 20 && (lounge === '' || a.system.placeOf(`voice:${lounge}`) === stays.nodeId);
-      attempt++
-    ) {
-      const body = { name: `lounge-${attempt}`, type: 2 };
-      lounge = (
-        await api<{ id: string }>(base, 'POST', `/guilds/${guild.id}/channels`, {
-          token: owner.token,
-          body,
-          expect: 201,
-        })
-      ).id;
-    }
-    const goes = cluster.nodes.find((node) => node.nodeId === a.system.placeOf(`voice:${lounge}`));
-    assert.ok(goes?.voice && goes !== stays, 'a room on the node that goes');
-
-    // Sessions whose actors and sockets are on the node that stays (a session id is placed by the ring).
+  /** Joins `users` to `channelId` from sessions whose actors and sockets are on `node` (a session id is placed by the ring). */
+  async function joinFrom(
+    node: RunningNode,
+    users: TestUser[],
+    guildId: string,
+    channelId: string,
+  ): Promise<InVoice[]> {
     const members: InVoice[] = [];
-    for (const user of [owner, member]) {
+    for (const user of users) {
       for (let attempt = 0; ; attempt++) {
-        const { client, ready } = await GatewayClient.identified(stays.gatewayUrl, user.token);
+        const { client, ready } = await GatewayClient.identified(node.gatewayUrl, user.token);
         gateways.push(client);
         const sessionId = ready['session_id'] as string;
-        if (stays.system.ownerOf('session', sessionId) !== stays.nodeId && attempt < 20) continue;
-        client.send(4, { guild_id: guild.id, channel_id: lounge, self_mute: false, self_deaf: false });
+        if (node.system.ownerOf('session', sessionId) !== node.nodeId && attempt < 20) continue;
+        client.send(4, { guild_id: guildId, channel_id: channelId, self_mute: false, self_deaf: false });
         const update = await client.waitForDispatch<VoiceServerJson>('VOICE_SERVER_UPDATE');
-        assert.equal(update.d.endpoint, goes.voice.endpoint);
         members.push({
           user,
           gateway: client,
           sessionId,
-          voice: await connectVoice(user, sessionId, guild.id, update.d),
+          voice: await connectVoice(user, sessionId, guildId, update.d),
         });
         break;
       }
     }
-    const marks = members.map((each) => each.gateway.frames.length);
-    await goes.close();
+    return members;
+  }
+
+  /** Each member's next VOICE_SERVER_UPDATE after frame `marks[i]`; they follow it to `node`, and hear each other there. */
+  async function followTo(node: RunningNode, members: InVoice[], marks: number[], guildId: string): Promise<void> {
     const updates = await Promise.all(
       members.map((each, index) =>
         each.gateway.waitForDispatch<VoiceServerJson>('VOICE_SERVER_UPDATE', () => true, {
@@ -210,18 +189,60 @@ describe('a voice room the ring moves to another node (cluster-mode nodes in one
         }),
       ),
     );
-    for (const update of updates) assert.equal(update.d.endpoint, stays.voice.endpoint, 'the surviving node is named');
+    for (const update of updates) assert.equal(update.d.endpoint, node.voice?.endpoint, 'the surviving node is named');
     for (const [index, each] of members.entries()) {
-      each.voice = await connectVoice(
-        each.user,
-        each.sessionId,
-        guild.id,
-        (updates[index] as { d: VoiceServerJson }).d,
-      );
+      const update = (updates[index] as { d: VoiceServerJson }).d;
+      each.voice = await connectVoice(each.user, each.sessionId, guildId, update);
     }
     const [speaker, listener] = members as [InVoice, InVoice];
     const frame = randomBytes(48);
-    speaker.voice.sendAudio(frame, stays.voice.port);
+    speaker.voice.sendAudio(frame, Number(node.voice?.port));
     assert.deepEqual(await listener.voice.receiveAudio(), { ssrc: speaker.voice.ssrc, payload: frame });
+  }
+
+  // Last: it stops a node of the cluster.
+  it('rooms whose node left are re-homed (Guild rechecks on node_left, or on its activation elsewhere); members follow', async () => {
+    const [a] = cluster.nodes as [RunningNode, RunningNode];
+    const base = `${a.url}/api/v10`;
+    const owner = await registerUser(base, 'owner');
+    const member = await registerUser(base, 'member');
+    /** A guild of both users, created until the ring places it on a node `wanted` accepts. */
+    const guildOn = async (wanted: (nodeId: string) => boolean) => {
+      for (let attempt = 0; ; attempt++) {
+        const guild = await createGuild(base, owner.token, `voice room node left ${attempt}`);
+        if (!wanted(a.system.ownerOf('guild', guild.id)) && attempt < 20) continue;
+        await joinGuild(base, owner.token, guild.channelId, member.token);
+        return guild;
+      }
+    };
+    /** A voice channel of `guildId` created until the ring places its room on `nodeId`. */
+    const roomOn = async (guildId: string, nodeId: string) => {
+      for (let attempt = 0; ; attempt++) {
+        const body = { name: `lounge-${attempt}`, type: 2 };
+        const path = `/guilds/${guildId}/channels`;
+        const { id } = await api<{ id: string }>(base, 'POST', path, { token: owner.token, body, expect: 201 });
+        if (a.system.placeOf(`voice:${id}`) === nodeId || attempt >= 20) return id;
+      }
+    };
+    // The first guild stays with its Guild actor; the second goes with the node, Guild and room alike.
+    const kept = await guildOn(() => true);
+    const stays = cluster.nodes.find((node) => node.nodeId === a.system.ownerOf('guild', kept.id));
+    const goes = cluster.nodes.find((node) => node !== stays);
+    assert.ok(stays?.voice && goes?.voice);
+    const lost = await guildOn((nodeId) => nodeId === goes.nodeId);
+    assert.equal(a.system.ownerOf('guild', lost.id), goes.nodeId, 'the second Guild runs on the node that goes');
+    const keptRoom = await roomOn(kept.id, goes.nodeId);
+    const lostRoom = await roomOn(lost.id, goes.nodeId);
+    const keptMembers = await joinFrom(stays, [owner, member], kept.id, keptRoom);
+    const lostMembers = await joinFrom(stays, [owner, member], lost.id, lostRoom);
+
+    const keptMarks = keptMembers.map((each) => each.gateway.frames.length);
+    const lostMarks = lostMembers.map((each) => each.gateway.frames.length);
+    await goes.close();
+    // The Guild that stays is told node_left and rechecks its rooms at once.
+    await followTo(stays, keptMembers, keptMarks, kept.id);
+    // The other Guild runs on the survivor now (told node_left there, or activated anew: both recheck).
+    await api(`${stays.url}/api/v10`, 'GET', `/guilds/${lost.id}`, { token: owner.token, expect: 200 });
+    await followTo(stays, lostMembers, lostMarks, lost.id);
   });
 });

@@ -38,8 +38,8 @@ export interface MemberVoiceState {
   /** SPEAK in the channel, and neither server-muted nor suppressed: only then is its media forwarded. */
   maySpeak: boolean;
   /**
-   * Guild (a node left the cluster): if no media session of this member is hosted where the room now runs,
-   * the room moved here with that node's loss; the room tells the Guild voice_room_moved.
+   * Guild (a node left the cluster, or the Guild activated): if the voice service where the room now runs
+   * never heard of the channel, the room moved here with a node's loss; the room tells the Guild voice_room_moved.
    */
   recheck: boolean;
 }
