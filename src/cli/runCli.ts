@@ -3,6 +3,7 @@ import { loadConfig } from '../config/loadConfig.js';
 import { UNCOUNTED } from '../domain/InstanceCounter.js';
 import { CliError, EXIT_USAGE } from './CliError.js';
 import { openClusterTables, openRecords, type ClusterTables } from './cliBackends.js';
+import { drainCommand } from './drainCommand.js';
 import { nodesCommand, pinCommand, pinsCommand, ringCommand, whereCommand } from './clusterCommands.js';
 import { rightsCommand } from './rightsCommand.js';
 
@@ -17,7 +18,7 @@ export const USAGE = `usage: chorus <command> (configured by the same CHORUS_* v
   pins                                     the placement pins
   pin <kind:id> <host:port[@start]>        pins a key to a node
   unpin <kind:id>                          lets a key follow the ring again
-  drain <node>                             (not available: nodes cannot leave gracefully yet)`;
+  drain <node> --token-file <file>         asks a node to leave gracefully (its POST /stop, OPERATOR token)`;
 
 /** What a command prints and the status the process exits with. */
 export interface CliResult {
@@ -69,9 +70,7 @@ async function run(command: string | undefined, args: string[], env?: NodeJS.Pro
     case 'unpin':
       return withCluster(config, (tables) => pinCommand(tables, command, args));
     default:
-      // A node leaves only by stopping (its heartbeat lapses, its actors move with the ring); nothing hands
-      // its actors over first, so there is no drain to start.
-      throw new CliError('drain is not available: nodes do not support a graceful leave yet', EXIT_USAGE);
+      return withCluster(config, (tables) => drainCommand(tables, args));
   }
 }
 

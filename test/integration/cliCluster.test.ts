@@ -1,4 +1,10 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { startNode } from '../../src/main.js';
+import { registerUser } from '../support/testServer.js';
 import { RedisMembershipTable } from '../../cluster/membership/RedisMembership.js';
 import type { MemberInfo } from '../../cluster/membership/Membership.js';
 import { HashRing } from '../../cluster/ring/HashRing.js';
@@ -95,6 +101,64 @@ describe('chorus CLI on a cluster Redis', function () {
     await chorus(['pin', 'guild:43', '10.9.9.9:7999'], env());
     const where = await chorus(['where', 'guild:43'], env());
     assert.match(where.stdout, /pinned to 10\.9\.9\.9:7999, which is not live, so the ring places it/);
+  });
+
+  it("drains a node through its POST /stop with an operator's token read from a file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chorus-cli-drain-'));
+    let stopAsked!: () => void;
+    const stopped = new Promise<void>((resolve) => {
+      stopAsked = resolve;
+    });
+    const config = loadConfig(
+      {},
+      {
+        PORT: '0',
+        CHORUS_HOST: '127.0.0.1',
+        CHORUS_DATA_DIR: dir,
+        CHORUS_LOG_LEVEL: 'silent',
+        CHORUS_PASSWORD_COST: '1024',
+        CHORUS_OPERATOR_EMAILS: 'ops@drain.example',
+      },
+    );
+    const node = await startNode(config, undefined, () => {
+      stopAsked();
+    });
+    try {
+      const base = `${node.url}/api/v10`;
+      const operator = await fetch(`${base}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          username: 'ops',
+          password: 'correct horse battery',
+          email: 'ops@drain.example',
+          consent: true,
+        }),
+      }).then(async (response) => ((await response.json()) as { token: string }).token);
+      const someone = await registerUser(base, 'notops');
+      // The node's record as a cluster node publishes it; its HTTP URL is where drain asks.
+      const record = { ...member(7103), httpUrl: node.url };
+      const table = new RedisMembershipTable(redis(), prefix);
+      await table.heartbeat(record, 60_000);
+      await table.reconcile((await table.read()).version);
+      const tokenFile = join(dir, 'token');
+      writeFileSync(tokenFile, `${someone.token}\n`, { mode: 0o600 });
+      const refused = await chorus(['drain', record.grpcAddress, '--token-file', tokenFile], env());
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /refused to stop: 403/);
+      writeFileSync(tokenFile, `${operator}\n`);
+      const drained = await chorus(['drain', record.nodeId, '--token-file', tokenFile], env());
+      assert.equal(drained.code, 0, drained.stderr);
+      assert.match(drained.stdout, /is draining/);
+      await stopped;
+      const usage = await chorus(['drain', record.nodeId], env());
+      assert.equal(usage.code, 2);
+      const unknown = await chorus(['drain', '10.0.0.9:1', '--token-file', tokenFile], env());
+      assert.match(unknown.stderr, /no live node 10\.0\.0\.9:1/);
+    } finally {
+      await node.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a malformed key or node with the field error and exit status 2', async () => {

@@ -53,12 +53,6 @@ describe('chorus CLI on an embedded data dir', function () {
     assert.match(bare.stderr, /rights grant <user id>/);
   });
 
-  it('says drain is not available and exits 2, since nodes cannot leave gracefully', async () => {
-    const drain = await chorus(['drain', '127.0.0.1:7001'], { CHORUS_DATA_DIR: dataDir });
-    assert.equal(drain.code, 2);
-    assert.match(drain.stderr, /drain is not available/);
-  });
-
   it('refuses a data dir without a Chorus database instead of creating an empty one', async () => {
     const stats = await chorus(['stats'], { CHORUS_DATA_DIR: join(dataDir, 'mistyped') });
     assert.equal(stats.code, 1);
