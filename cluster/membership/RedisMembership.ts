@@ -12,6 +12,7 @@ import {
   type MembershipView,
 } from './Membership.js';
 import { TableMembership } from './TableMembership.js';
+import { watchAnnouncements } from './watchAnnouncements.js';
 
 /**
  * The node's coordination client (src/store/redis/connectRedis): node-redis speaking RESP2, commands
@@ -108,33 +109,12 @@ export class RedisMembershipTable implements MembershipTable {
     return parseView(version, view);
   }
 
-  async watch(listener: (version: number) => void): Promise<() => Promise<void>> {
-    // Subscribing takes a connection of its own; node-redis subscribes again by itself after a
-    // reconnect. A first connect that fails is final (the caller reports it); once ready, it
-    // reconnects forever, as connectRedis' clients do.
-    let ready = false;
-    const subscriber = this.redis.duplicate({
-      name: 'chorus-membership-sub',
-      disableOfflineQueue: false,
-      socket: { reconnectStrategy: (retries, cause) => (ready ? Math.min((retries + 1) * 100, 1_000) : cause) },
-    });
-    subscriber.on('error', () => undefined); // outages are reported by the heartbeat, once
-    subscriber.on('ready', () => {
-      ready = true;
-    });
-    try {
-      await subscriber.connect();
-      await subscriber.subscribe(this.#channel, (message) => {
-        listener(Number(message));
-      });
-    } catch (error) {
-      subscriber.destroy();
-      throw new ServiceUnavailableError(`Membership watch failed: ${messageOf(error)}`);
-    }
-    return () => {
-      subscriber.destroy();
-      return Promise.resolve();
-    };
+  watch(listener: (version: number) => void): Promise<() => Promise<void>> {
+    return watchAnnouncements(
+      this.redis,
+      { connectionName: 'chorus-membership-sub', channel: this.#channel, what: 'Membership' },
+      listener,
+    );
   }
 
   /** EVALSHA, with EVAL after a NOSCRIPT (Redis restarted empty): one round trip per call. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ServiceUnavailableError } from '../../src/domain/errors.js';
 import type { MembershipRedis } from '../membership/RedisMembership.js';
+import { watchAnnouncements } from '../membership/watchAnnouncements.js';
 import { assertPin, type PinSet, type PinTable } from './PinTable.js';
 
 interface LuaScript {
@@ -70,32 +71,12 @@ export class RedisPinTable implements PinTable {
     return Number(await this.#run(WRITE, [this.#channel, key, '', Date.now()]));
   }
 
-  async watch(listener: (version: number) => void): Promise<() => Promise<void>> {
-    // A connection of its own, resubscribed by node-redis after a reconnect; a lost announcement is
-    // caught by the follower's periodic read.
-    let ready = false;
-    const subscriber = this.redis.duplicate({
-      name: 'chorus-pins-sub',
-      disableOfflineQueue: false,
-      socket: { reconnectStrategy: (retries, cause) => (ready ? Math.min((retries + 1) * 100, 1_000) : cause) },
-    });
-    subscriber.on('error', () => undefined); // outages are reported by membership's heartbeat
-    subscriber.on('ready', () => {
-      ready = true;
-    });
-    try {
-      await subscriber.connect();
-      await subscriber.subscribe(this.#channel, (message) => {
-        listener(Number(message));
-      });
-    } catch (error) {
-      subscriber.destroy();
-      throw new ServiceUnavailableError(`Pin watch failed: ${messageOf(error)}`);
-    }
-    return () => {
-      subscriber.destroy();
-      return Promise.resolve();
-    };
+  watch(listener: (version: number) => void): Promise<() => Promise<void>> {
+    return watchAnnouncements(
+      this.redis,
+      { connectionName: 'chorus-pins-sub', channel: this.#channel, what: 'Pin' },
+      listener,
+    );
   }
 
   /** EVALSHA, with EVAL after a NOSCRIPT (Redis restarted empty): one round trip per call. */
