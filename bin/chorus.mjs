@@ -3,30 +3,18 @@
 // as new as the sources (an image, or after `npm run build`); otherwise the TypeScript through tsx, so a
 // checkout needs no build first. Plain JavaScript: it must run before anything is compiled.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
+import { builtAfterSources } from '../scripts/buildFreshness.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const COMPILED = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 /** Touched by scripts/build.mjs after each build, with the build's start time. */
 const STAMP = join(ROOT, 'dist', '.built');
-const SOURCE_DIRS = ['src', 'actors', 'cluster', 'proto/gen'];
-
-function newestMtimeMs(path) {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, name)));
-  return newest;
-}
 
 function compiledIsCurrent() {
-  const built = statSync(STAMP, { throwIfNoEntry: false });
-  if (!built || !statSync(COMPILED, { throwIfNoEntry: false })) return false;
-  // Without sources (an image ships dist/ only) the build is all there is.
-  return Math.max(...SOURCE_DIRS.map((dir) => newestMtimeMs(join(ROOT, dir)))) <= built.mtimeMs;
+  return statSync(COMPILED, { throwIfNoEntry: false }) !== undefined && builtAfterSources(ROOT, STAMP);
 }
 
 if (compiledIsCurrent()) {

@@ -11,11 +11,12 @@
 // incremental (dist/.tsbuildinfo) and serialized by a lock directory: helpers and tests share one working
 // tree, and two compilers writing the same files at once could leave a half-written module behind.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
+import { builtAfterSources } from './buildFreshness.mjs';
 
 // CHORUS_BUILD_ROOT: another project laid out the same way (the build's own tests use a scratch one).
 const ROOT = process.env.CHORUS_BUILD_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
@@ -23,29 +24,14 @@ const DIST = join(ROOT, 'dist');
 /** Touched with the build's start time after each successful build: sources newer than it are not in dist/. */
 const STAMP = join(DIST, '.built');
 const LOCK = join(DIST, '.build-lock');
-const SOURCE_DIRS = ['src', 'actors', 'cluster', 'proto/gen'];
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
 /** A build on a loaded 2-core machine takes well under a minute; past this the lock holder is presumed stuck. */
 const LOCK_WAIT_MS = 300_000;
 const LOCK_POLL_MS = 200;
 
 const say = (line) => process.stderr.write(`build: ${line}\n`);
 
-function newestMtimeMs(path) {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  // A directory's own mtime moves when a file is added, removed or renamed in it.
-  let newest = stat.mtimeMs;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, name)));
-  return newest;
-}
-
 function isStale() {
-  const built = statSync(STAMP, { throwIfNoEntry: false });
-  if (!built || !existsSync(join(DIST, 'src', 'main.js'))) return true;
-  const sources = [...SOURCE_DIRS, ...CONFIG_FILES].map((path) => newestMtimeMs(join(ROOT, path)));
-  return Math.max(...sources) > built.mtimeMs;
+  return !existsSync(join(DIST, 'src', 'main.js')) || !builtAfterSources(ROOT, STAMP);
 }
 
 function alive(pid) {
