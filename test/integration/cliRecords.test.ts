@@ -114,7 +114,7 @@ describe('chorus CLI on an embedded data dir', function () {
     await api(base, 'POST', '/guilds', { token: user.token, body: { name: 'allowed' }, expect: 201 });
   });
 
-  it('describes the instance in GET /policies/instance/ as CHORUS_INSTANCE_* configure it', async () => {
+  it('describes the instance in GET /policies/instance/ and /ping as CHORUS_INSTANCE_* configure it', async () => {
     await stop();
     await start({
       CHORUS_INSTANCE_NAME: 'Harbour',
@@ -128,6 +128,9 @@ describe('chorus CLI on an embedded data dir', function () {
     assert.equal(policy.tosPage, 'https://harbour.example/tos');
     assert.equal(policy.correspondenceEmail, 'ops@harbour.example');
     assert.equal(policy.frontPage, null, 'not configured: null');
+    const ping = await api<{ instance: Record<string, unknown> }>(base, 'GET', '/ping');
+    assert.equal(ping.instance.name, 'Harbour');
+    assert.equal(ping.instance.tosPage, 'https://harbour.example/tos');
     await stop();
     assert.throws(() => loadConfig({}, { CHORUS_INSTANCE_TOS_PAGE: 'not a url' }), /CHORUS_INSTANCE_TOS_PAGE/);
   });

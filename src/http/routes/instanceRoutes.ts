@@ -26,7 +26,21 @@ export function instanceRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
     });
   });
   router.get('/ping', (ctx: EdgeContext) => {
-    sendObject(ctx, { ping: 'pong!', instance: { name: 'Chorus' } });
+    // Spacebar's shape: web clients show the instance it names (CHORUS_INSTANCE_*, as /policies/instance).
+    const instance = deps.instance;
+    sendObject(ctx, {
+      ping: 'pong!',
+      instance: {
+        id: null,
+        name: instance?.name ?? 'Chorus',
+        description: instance?.description || null,
+        image: null,
+        correspondenceEmail: instance?.correspondenceEmail || null,
+        correspondenceUserID: null,
+        frontPage: instance?.frontPage || null,
+        tosPage: instance?.tosPage || null,
+      },
+    });
   });
   router.post('/stop', async (ctx: EdgeContext) => {
     const caller = await requireCaller(ctx, deps);
