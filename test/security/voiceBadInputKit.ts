@@ -1,11 +1,9 @@
+import { startLoopbackVoiceServer } from '../integration/voice/loopbackVoiceServer.js';
 import type { Socket as UdpSocket } from 'node:dgram';
-import { createLogger } from '../../src/domain/Logger.js';
-import { systemClock } from '../../src/domain/Clock.js';
-import { issueVoiceToken, newVoiceNonce, verifyVoiceToken } from '../../src/domain/voiceToken.js';
+import { issueVoiceToken, newVoiceNonce } from '../../src/domain/voiceToken.js';
 import { sealRtpsize } from '../../src/voice/rtpsizeCrypto.js';
 import { VoiceEncryptionMode } from '../../src/voice/voiceProtocol.js';
-import { startVoiceServer, type RunningVoiceServer } from '../../src/voice/VoiceServer.js';
-import { voiceTlsMaterial } from '../../src/voice/voiceTls.js';
+import { type RunningVoiceServer } from '../../src/voice/VoiceServer.js';
 import { RawVoiceClient } from '../integration/voice/rawVoiceClient.js';
 
 export const VOICE_SECRET = 'voice-bad-input-secret';
@@ -41,16 +39,7 @@ export function grant(
 
 /** The voice service as a node runs it, with its own heartbeat interval (the sweep runs at a quarter of it). */
 export async function startBadInputServer(heartbeatIntervalMs = 41_250): Promise<RunningVoiceServer> {
-  return startVoiceServer({
-    host: '127.0.0.1',
-    port: 0,
-    publicHost: '127.0.0.1',
-    tls: await voiceTlsMaterial({ certPath: '', keyPath: '' }, '127.0.0.1'),
-    heartbeatIntervalMs,
-    clock: systemClock,
-    log: createLogger('silent'),
-    verifyToken: (token, nowMs) => verifyVoiceToken(VOICE_SECRET, token, nowMs),
-  });
+  return startLoopbackVoiceServer(VOICE_SECRET, { heartbeatIntervalMs });
 }
 
 /** Opens raw voice clients on one server and closes them all at the end of a test. */

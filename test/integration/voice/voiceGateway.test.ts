@@ -1,13 +1,11 @@
+import { startLoopbackVoiceServer } from './loopbackVoiceServer.js';
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { connect as connectTcp } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '../../../src/domain/Logger.js';
-import { systemClock } from '../../../src/domain/Clock.js';
-import { issueVoiceToken, newVoiceNonce, verifyVoiceToken } from '../../../src/domain/voiceToken.js';
-import { startVoiceServer, type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
-import { voiceTlsMaterial } from '../../../src/voice/voiceTls.js';
+import { issueVoiceToken, newVoiceNonce } from '../../../src/domain/voiceToken.js';
+import { type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
 import { VoiceEncryptionMode } from '../../../src/voice/voiceProtocol.js';
 import { RawVoiceClient } from './rawVoiceClient.js';
 
@@ -35,16 +33,7 @@ function grant(
 }
 
 async function startServer(heartbeatIntervalMs = 41_250): Promise<RunningVoiceServer> {
-  return startVoiceServer({
-    host: '127.0.0.1',
-    port: 0,
-    publicHost: '127.0.0.1',
-    tls: await voiceTlsMaterial({ certPath: '', keyPath: '' }, '127.0.0.1'),
-    heartbeatIntervalMs,
-    clock: systemClock,
-    log: createLogger('silent'),
-    verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
-  });
+  return startLoopbackVoiceServer(SECRET, { heartbeatIntervalMs });
 }
 
 describe('voice gateway and UDP media (raw client)', function () {

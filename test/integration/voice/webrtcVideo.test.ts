@@ -1,11 +1,9 @@
+import { startLoopbackVoiceServer } from './loopbackVoiceServer.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { PictureLossIndication, RtcpPayloadSpecificFeedback } from 'werift';
-import { createLogger } from '../../../src/domain/Logger.js';
-import { systemClock } from '../../../src/domain/Clock.js';
-import { issueVoiceToken, newVoiceNonce, verifyVoiceToken } from '../../../src/domain/voiceToken.js';
-import { startVoiceServer, type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
-import { voiceTlsMaterial } from '../../../src/voice/voiceTls.js';
+import { issueVoiceToken, newVoiceNonce } from '../../../src/domain/voiceToken.js';
+import { type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
 import { BROWSER_VP8_PT, WebRtcVoiceClient } from './webrtcVoiceClient.js';
 
 const SECRET = 'webrtc-video-secret';
@@ -27,16 +25,7 @@ describe('WebRTC video: a werift camera publisher and watcher through the SFU', 
   const clients: WebRtcVoiceClient[] = [];
 
   before(async () => {
-    server = await startVoiceServer({
-      host: '127.0.0.1',
-      port: 0,
-      publicHost: '127.0.0.1',
-      tls: await voiceTlsMaterial({ certPath: '', keyPath: '' }, '127.0.0.1'),
-      heartbeatIntervalMs: 41_250,
-      clock: systemClock,
-      log: createLogger('silent'),
-      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
-    });
+    server = await startLoopbackVoiceServer(SECRET);
   });
   beforeEach(() => {
     channel += 1n;

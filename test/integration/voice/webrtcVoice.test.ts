@@ -1,12 +1,10 @@
+import { startLoopbackVoiceServer } from './loopbackVoiceServer.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
-import { createLogger } from '../../../src/domain/Logger.js';
-import { systemClock } from '../../../src/domain/Clock.js';
-import { issueVoiceToken, newVoiceNonce, verifyVoiceToken } from '../../../src/domain/voiceToken.js';
-import { startVoiceServer, type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
-import { voiceTlsMaterial } from '../../../src/voice/voiceTls.js';
+import { issueVoiceToken, newVoiceNonce } from '../../../src/domain/voiceToken.js';
+import { type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
 import { VoiceEncryptionMode } from '../../../src/voice/voiceProtocol.js';
 import { RawVoiceClient } from './rawVoiceClient.js';
 import { fragmentOf, readTemplate } from './webrtcSignalling.js';
@@ -46,16 +44,7 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
   const closers: (() => Promise<void>)[] = [];
 
   before(async () => {
-    server = await startVoiceServer({
-      host: '127.0.0.1',
-      port: 0,
-      publicHost: '127.0.0.1',
-      tls: await voiceTlsMaterial({ certPath: '', keyPath: '' }, '127.0.0.1'),
-      heartbeatIntervalMs: 41_250,
-      clock: systemClock,
-      log: createLogger('silent'),
-      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
-    });
+    server = await startLoopbackVoiceServer(SECRET);
   });
   beforeEach(() => {
     channel += 1n;
@@ -235,17 +224,7 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
 
   it("binds a web client's peer connection inside the configured RTC port range", async () => {
     const min = 42_000 + Math.floor(Math.random() * 2_000);
-    const ranged = await startVoiceServer({
-      host: '127.0.0.1',
-      port: 0,
-      publicHost: '127.0.0.1',
-      tls: server.tls,
-      rtcPortRange: [min, min + 20],
-      heartbeatIntervalMs: 41_250,
-      clock: systemClock,
-      log: createLogger('silent'),
-      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
-    });
+    const ranged = await startLoopbackVoiceServer(SECRET, { tls: server.tls, rtcPortRange: [min, min + 20] });
     closers.push(() => ranged.close());
     const web = await WebRtcVoiceClient.connect(`wss://${ranged.endpoint}/?v=8`, ranged.tls.cert);
     closers.push(() => web.close());
@@ -254,16 +233,7 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
   });
 
   it("closes a vanished web client's peer connection (heartbeats lapsed) and frees its UDP port", async () => {
-    const quick = await startVoiceServer({
-      host: '127.0.0.1',
-      port: 0,
-      publicHost: '127.0.0.1',
-      tls: server.tls,
-      heartbeatIntervalMs: 1_500,
-      clock: systemClock,
-      log: createLogger('silent'),
-      verifyToken: (token, nowMs) => verifyVoiceToken(SECRET, token, nowMs),
-    });
+    const quick = await startLoopbackVoiceServer(SECRET, { heartbeatIntervalMs: 1_500, tls: server.tls });
     closers.push(() => quick.close());
     const web = await WebRtcVoiceClient.connect(`wss://${quick.endpoint}/?v=8`, quick.tls.cert);
     closers.push(() => web.close());
