@@ -236,6 +236,8 @@ export class VoiceConnection implements VoicePeer {
     }
     member.mode = body.data.mode;
     member.secretKey = randomBytes(32);
+    // A UDP client sends from Ready's ssrc: one it named in an op 5 before selecting is not its media's.
+    member.announced.audio = member.announced.video = member.announced.rtx = undefined;
     // The address the client claims here is never sent to (it could name anyone: a reflector); media goes to the
     // source of its IP discovery or, without one, of its first packet that opens with its key (mediaRelay).
     member.sendNumbered(VoiceOp.sessionDescription, {

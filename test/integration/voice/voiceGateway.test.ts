@@ -82,6 +82,24 @@ describe('voice gateway and UDP media (raw client)', function () {
     assert.deepEqual(await alice.receiveAudio(), { ssrc: bob.ssrc, payload: reply });
   });
 
+  it("a UDP member's op 5 naming another ssrc before it selects udp does not change the ssrc others are told", async () => {
+    const alice = await connect('?v=8', false);
+    await alice.nextOf(8);
+    alice.send(0, grant(ALICE).identify);
+    const { ssrc, port } = (await alice.nextOf(2)).d as { ssrc: number; port: number };
+    alice.ssrc = ssrc;
+    alice.send(5, { speaking: 0, delay: 0, ssrc: ssrc + 1 });
+    const own = await alice.discover(port);
+    alice.send(1, {
+      protocol: 'udp',
+      data: { address: own.address, port: own.port, mode: VoiceEncryptionMode.aesGcm },
+    });
+    await alice.nextOf(4);
+    const bob = await connect('?v=8', false);
+    await bob.join(grant(BOB).identify, VoiceEncryptionMode.aesGcm);
+    assert.deepEqual((await bob.nextOf(5)).d, { user_id: ALICE, ssrc, speaking: 0 });
+  });
+
   it('a forged token, a token for another user and a reused token are refused with 4004', async () => {
     const forged = await connect();
     await forged.nextOf(8);
