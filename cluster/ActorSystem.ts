@@ -106,10 +106,6 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   ownerOf(kind: ActorKind, key: string): string {
     return this.ring.ownerOf(`${kind}:${key}`);
   }
-  /** The node the ring places a raw `ringKey` on (e.g. a voice channel's `voice:<id>`, the voice room actor's key). */
-  placeOf(ringKey: string): string {
-    return this.ring.ownerOf(ringKey);
-  }
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {
     const budget = deadlineMs ?? this.options.askDeadlineMs;

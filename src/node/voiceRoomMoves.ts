@@ -1,6 +1,6 @@
+import { ActorKind } from '../../actors/runtime/ActorKind.js';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { RunningVoiceServer } from '../voice/VoiceServer.js';
-import { voiceRingKey } from './voicePlacement.js';
 
 /** Subscribes a listener to one source of ring changes (membership, pins); returns the unsubscribe. */
 type RingChangeSource = (listener: () => void) => () => void;
@@ -14,12 +14,12 @@ type RingChangeSource = (listener: () => void) => () => void;
  * unsubscribe.
  */
 export function followVoiceRoomMoves(
-  system: Pick<ActorSystem, 'nodeId' | 'placeOf' | 'tell'>,
+  system: Pick<ActorSystem, 'nodeId' | 'ownerOf' | 'tell'>,
   voice: Pick<RunningVoiceServer, 'handOverRooms'>,
   sources: readonly RingChangeSource[],
 ): () => void {
   const check = (): void => {
-    const placedHere = (channelId: string): boolean => system.placeOf(voiceRingKey(channelId)) === system.nodeId;
+    const placedHere = (channelId: string): boolean => system.ownerOf(ActorKind.Voice, channelId) === system.nodeId;
     for (const { guildId, channelId } of voice.handOverRooms(placedHere)) {
       system.tell('guild', guildId, { command: { $case: 'voiceRoomMoved', voiceRoomMoved: { channelId } } });
     }

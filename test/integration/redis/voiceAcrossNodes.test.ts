@@ -44,7 +44,7 @@ describe('voice across cluster nodes in one process (Redis membership, gRPC; SQL
       reach(a),
       reach(b),
       (key) => {
-        const ownerId = a.system.placeOf(key);
+        const ownerId = a.system.ownerOf('voice', key.slice('voice:'.length));
         const host = nodes.find((node) => node.nodeId === ownerId);
         if (!host?.voice) throw new Error(`${key} is placed on ${ownerId}, which runs no voice service here`);
         return Promise.resolve({ name: named(host), voiceEndpoint: host.voice.endpoint });

@@ -41,7 +41,7 @@ describe('voice moderation across cluster nodes in one process (Redis membership
     let lounge = '';
     for (
       let attempt = 0;
-      attempt < 20 && (lounge === '' || first.system.placeOf(`voice:${lounge}`) === guildNode);
+      attempt < 20 && (lounge === '' || first.system.ownerOf('voice', lounge) === guildNode);
       attempt++
     ) {
       const body = { name: `lounge-${attempt}`, type: 2 };
@@ -53,7 +53,7 @@ describe('voice moderation across cluster nodes in one process (Redis membership
         })
       ).id;
     }
-    const roomNode = cluster.nodes.find((node) => node.nodeId === first.system.placeOf(`voice:${lounge}`));
+    const roomNode = cluster.nodes.find((node) => node.nodeId === first.system.ownerOf('voice', lounge));
     assert.ok(roomNode && roomNode.nodeId !== guildNode, 'a voice channel placed on the node without the Guild');
 
     const inVoice = await Promise.all(

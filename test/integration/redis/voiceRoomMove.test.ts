@@ -72,7 +72,7 @@ describe('a voice room the ring moves to another node (cluster-mode nodes in one
     const path = `/guilds/${guild.id}/channels`;
     const lounge = (await api<{ id: string }>(base, 'POST', path, { token: owner.token, body, expect: 201 })).id;
     const key = `voice:${lounge}`;
-    const from = cluster.nodes.find((node) => node.nodeId === a.system.placeOf(key));
+    const from = cluster.nodes.find((node) => node.nodeId === a.system.ownerOf('voice', lounge));
     const to = cluster.nodes.find((node) => node !== from);
     assert.ok(from?.voice && to?.voice);
 
@@ -221,7 +221,7 @@ describe('a voice room the ring moves to another node (cluster-mode nodes in one
         const body = { name: `lounge-${attempt}`, type: 2 };
         const path = `/guilds/${guildId}/channels`;
         const { id } = await api<{ id: string }>(base, 'POST', path, { token: owner.token, body, expect: 201 });
-        if (a.system.placeOf(`voice:${id}`) === nodeId || attempt >= 20) return id;
+        if (a.system.ownerOf('voice', id) === nodeId || attempt >= 20) return id;
       }
     };
     // The first guild stays with its Guild actor; the second goes with the node, Guild and room alike.
