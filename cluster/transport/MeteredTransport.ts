@@ -10,6 +10,7 @@ import {
   type Metrics,
 } from '../../src/domain/Metrics.js';
 import type { RemoteTransport } from './RemoteTransport.js';
+import { addressOf } from './GrpcClientPool.js';
 
 type Call = 'ask' | 'tell' | 'fanout';
 
@@ -24,15 +25,6 @@ interface PeerSeries {
   readonly tell: CallSeries;
   readonly fanout: CallSeries;
   readonly pushes: CounterHandle;
-}
-
-/**
- * The peer label: a node id is `host:port@startedAt`, and a restarted node is a new id; labelling by
- * the address keeps one series per peer across restarts instead of one per incarnation.
- */
-export function peerLabel(nodeId: string): string {
-  const at = nodeId.lastIndexOf('@');
-  return at < 0 ? nodeId : nodeId.slice(0, at);
 }
 
 /**
@@ -125,7 +117,8 @@ export class MeteredTransport implements RemoteTransport {
   #series(nodeId: string): PeerSeries {
     let found = this.#peers.get(nodeId);
     if (!found) {
-      const peer = peerLabel(nodeId);
+      // By address: a restarted node is a new id, but one series per peer across restarts, not per incarnation.
+      const peer = addressOf(nodeId);
       const call = (name: Call): CallSeries => ({
         ok: this.#calls.labels(peer, name, 'ok'),
         error: this.#calls.labels(peer, name, 'error'),

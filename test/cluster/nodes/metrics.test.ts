@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'mocha';
-import { peerLabel } from '../../../cluster/transport/MeteredTransport.js';
 import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser } from '../../support/testServer.js';
 import { createGuild, postMessage } from '../../integration/gateway/gatewayFixtures.js';
 import { parseMetrics, total, type Sample } from '../../integration/metricsText.js';
+import { addressOf } from '../../../cluster/transport/GrpcClientPool.js';
 
 async function scrape(node: ClusterNode): Promise<Sample[]> {
   const response = await fetch(`${node.url}/metrics`);
@@ -54,7 +54,7 @@ describe('cluster: metrics of a node', function () {
       assert.ok(total(samples, 'chorus_lease_acquisitions_total', { outcome: 'ok' }) > 0, `${node.name} leases`);
       assert.ok(total(samples, 'chorus_leases_held') > 0);
       // The peer is named by its address, without the incarnation of its node id.
-      const peer = peerLabel(other.nodeId);
+      const peer = addressOf(other.nodeId);
       assert.ok(!peer.includes('@'));
       assert.ok(total(samples, 'chorus_remote_calls_total', { peer }) > 0, `${node.name} calls to ${other.name}`);
     }

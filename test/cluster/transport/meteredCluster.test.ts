@@ -9,7 +9,7 @@ import { MeteredGuard } from '../../../cluster/lease/MeteredGuard.js';
 import { HashRing } from '../../../cluster/ring/HashRing.js';
 import { startNodeServer, type NodeServer } from '../../../cluster/transport/GrpcServer.js';
 import { GrpcTransport } from '../../../cluster/transport/GrpcTransport.js';
-import { MeteredTransport, peerLabel } from '../../../cluster/transport/MeteredTransport.js';
+import { MeteredTransport } from '../../../cluster/transport/MeteredTransport.js';
 import { GetChannel, type ChannelCommand, type ChannelReply } from '../../../proto/gen/chorus/v1/channel.js';
 import { systemClock } from '../../../src/domain/Clock.js';
 import { WrongOwnerError } from '../../../src/domain/errors.js';
@@ -20,6 +20,7 @@ import { RedisLeaseTable } from '../../../src/store/redis/RedisLeaseTable.js';
 import { parseMetrics, total, type Sample } from '../../integration/metricsText.js';
 import { redisForSuite } from '../../integration/redis/redisTestKit.js';
 import { HOST, keyOwnedBy } from './transportHarness.js';
+import { addressOf } from '../../../cluster/transport/GrpcClientPool.js';
 
 /** Answers every command with the node it ran on. */
 class WhereChannel extends Actor<ChannelCommand, ChannelReply> {
@@ -108,7 +109,7 @@ describe('cluster: remote call and lease metrics between two nodes', function ()
       assert.deepEqual(JSON.parse(reply.reply.json.json) as unknown, { node: b.id });
     }
     const onA = await scrape(a);
-    const peer = { peer: peerLabel(b.id), call: 'ask' };
+    const peer = { peer: addressOf(b.id), call: 'ask' };
     assert.equal(total(onA, 'chorus_remote_calls_total', { ...peer, outcome: 'ok' }), 3);
     assert.equal(total(onA, 'chorus_remote_calls_total', { ...peer, outcome: 'error' }), 0);
     assert.equal(total(onA, 'chorus_remote_call_duration_seconds_count', peer), 3);

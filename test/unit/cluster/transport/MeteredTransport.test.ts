@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { MeteredTransport, peerLabel } from '../../../../cluster/transport/MeteredTransport.js';
+import { MeteredTransport } from '../../../../cluster/transport/MeteredTransport.js';
 import type { RemoteTransport } from '../../../../cluster/transport/RemoteTransport.js';
 import { ServiceUnavailableError, type AppError } from '../../../../src/domain/errors.js';
 import { PromMetrics } from '../../../../src/metrics/PromMetrics.js';
 import { parseMetrics, total } from '../../../integration/metricsText.js';
+import { addressOf } from '../../../../cluster/transport/GrpcClientPool.js';
 
 /** Answers asks and acknowledges sends as told; `failNext` makes the next call fail. */
 function fakeTransport(): RemoteTransport & { failNext: boolean; pushed: number } {
@@ -36,8 +37,8 @@ function fakeTransport(): RemoteTransport & { failNext: boolean; pushed: number 
 
 describe('MeteredTransport', () => {
   it('labels a peer by its address, one series across its restarts', () => {
-    assert.equal(peerLabel('10.0.0.7:50051@1764130000000'), '10.0.0.7:50051');
-    assert.equal(peerLabel('chorus-2:50051'), 'chorus-2:50051');
+    assert.equal(addressOf('10.0.0.7:50051@1764130000000'), '10.0.0.7:50051');
+    assert.equal(addressOf('chorus-2:50051'), 'chorus-2:50051');
   });
 
   it('counts and times asks, tells and fan-outs per peer by outcome, and still reports to the caller', async () => {
