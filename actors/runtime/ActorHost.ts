@@ -183,7 +183,8 @@ export class ActorHost {
         (error) => {
           if (toAppError(error).kind === 'internal') log.error('actor_tell_failed', { actor: id, err: error });
         },
-        this.#metrics.waitOf(kind),
+        // Without metrics the mailbox samples no wait at all (no clock reads per letter).
+        this.deps.metrics ? this.#metrics.waitOf(kind) : undefined,
       ),
       state: 'activating',
       lastActiveMs: this.deps.clock.now(),
