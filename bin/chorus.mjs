@@ -22,7 +22,8 @@ if (compiledIsCurrent()) {
 } else {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...process.argv.slice(2)],
+    // tsx resolved from this checkout: `--import tsx` alone is looked up from the caller's directory.
+    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'cli', 'main.ts'), ...process.argv.slice(2)],
     { stdio: 'inherit', cwd: process.cwd() },
   );
   process.exitCode = result.status ?? 1;

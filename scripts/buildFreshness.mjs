@@ -4,11 +4,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What a build is compiled from: its folders, and the configuration files that change its output. */
-export const SOURCE_DIRS = ['src', 'actors', 'cluster', 'proto/gen'];
-export const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_DIRS = ['src', 'actors', 'cluster', 'proto/gen'];
+const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest mtime under a path (0 when it does not exist). */
-export function newestMtimeMs(path) {
+function newestMtimeMs(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;

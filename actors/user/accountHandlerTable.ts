@@ -14,7 +14,7 @@ import type { UserTurn } from './userTurn.js';
 /** Every User actor command case. */
 export type UserCase = NonNullable<UserCommand['command']>;
 /** Session bookkeeping and guild membership: served without the account record. */
-export type RuntimeCase =
+type RuntimeCase =
   | 'attachSession'
   | 'detachSession'
   | 'sessionPresence'

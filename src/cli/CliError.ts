@@ -1,5 +1,5 @@
 /** Exit statuses of `chorus`: 1 when a command failed, 2 for a wrong invocation or a command not available. */
-export const EXIT_FAILED = 1;
+const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 /** A failure the CLI reports as one line on stderr (no stack), with its exit status. */

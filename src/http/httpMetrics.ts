@@ -18,7 +18,7 @@ export interface MetricsEndpoint {
 }
 
 /** The route label of a request no router matched (404s, preflights): one series, whatever the URL. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 interface RouteSeries {
   readonly requests: CounterHandle;
