@@ -51,16 +51,34 @@ function publicInstanceConfig(deps: EdgeDeps): Record<string, unknown> {
   };
 }
 
+/** The instance as CHORUS_INSTANCE_* describe it, unset fields null (for /policies/instance and /ping). */
+export function instanceInfo(deps: EdgeDeps): {
+  name: string;
+  description: string | null;
+  frontPage: string | null;
+  tosPage: string | null;
+  correspondenceEmail: string | null;
+} {
+  const instance = deps.instance;
+  return {
+    name: instance?.name ?? 'Chorus',
+    description: instance?.description || null,
+    frontPage: instance?.frontPage || null,
+    tosPage: instance?.tosPage || null,
+    correspondenceEmail: instance?.correspondenceEmail || null,
+  };
+}
+
 /** Public instance policies (Spacebar's /policies/instance documents); every URL has the client's origin. */
 export function instancePolicyRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get('/policies/instance', (ctx: EdgeContext) => {
-    const instance = deps.instance;
+    const { name, description, frontPage, tosPage, correspondenceEmail } = instanceInfo(deps);
     sendObject(ctx, {
-      instanceName: instance?.name ?? 'Chorus',
-      instanceDescription: instance?.description || null,
-      frontPage: instance?.frontPage || null,
-      tosPage: instance?.tosPage || null,
-      correspondenceEmail: instance?.correspondenceEmail || null,
+      instanceName: name,
+      instanceDescription: description,
+      frontPage,
+      tosPage,
+      correspondenceEmail,
       correspondenceUserID: null,
       image: null,
       instanceId: null,

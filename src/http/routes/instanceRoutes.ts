@@ -3,6 +3,7 @@ import { Right } from '../../domain/rights.js';
 import { SESSION_START_WINDOW_MS, sessionStartWindow } from '../../gateway/sessionStartLimits.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { gatewayUrlOf } from '../publicOrigin.js';
+import { instanceInfo } from './instancePolicyRoutes.js';
 import { requireCaller, requireRight, sendObject } from '../routeKit.js';
 
 /** Instance routes: gateway discovery, ping, policies, and the compatibility listings clients poll. */
@@ -27,19 +28,9 @@ export function instanceRoutes(router: Router<EdgeState>, deps: EdgeDeps): void 
   });
   router.get('/ping', (ctx: EdgeContext) => {
     // Spacebar's shape: web clients show the instance it names (CHORUS_INSTANCE_*, as /policies/instance).
-    const instance = deps.instance;
     sendObject(ctx, {
       ping: 'pong!',
-      instance: {
-        id: null,
-        name: instance?.name ?? 'Chorus',
-        description: instance?.description || null,
-        image: null,
-        correspondenceEmail: instance?.correspondenceEmail || null,
-        correspondenceUserID: null,
-        frontPage: instance?.frontPage || null,
-        tosPage: instance?.tosPage || null,
-      },
+      instance: { id: null, ...instanceInfo(deps), image: null, correspondenceUserID: null },
     });
   });
   router.post('/stop', async (ctx: EdgeContext) => {
