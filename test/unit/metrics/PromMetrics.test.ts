@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { noMetrics } from '../../../src/domain/Metrics.js';
 import { PromMetrics } from '../../../src/metrics/PromMetrics.js';
-import { parseMetrics, total } from '../../integration/metricsText.js';
+import { parseMetrics, pick, total } from '../../integration/metricsText.js';
 
 describe('PromMetrics', () => {
   it('shows a bound series at zero before anything is recorded, then counts', async () => {
@@ -18,9 +18,15 @@ describe('PromMetrics', () => {
     });
     const fast = latency.labels('get');
     let samples = parseMetrics(await metrics.render());
-    assert.equal(total(samples, 'calls_total', { outcome: 'error' }), 0);
-    assert.equal(total(samples, 'latency_seconds_count', { op: 'get' }), 0);
-    assert.equal(total(samples, 'latency_seconds_bucket', { op: 'get', le: '+Inf' }), 0);
+    // Shown (one sample each), at zero: not merely absent, which total() would also read as 0.
+    for (const [name, labels] of [
+      ['calls_total', { outcome: 'error' }],
+      ['latency_seconds_count', { op: 'get' }],
+      ['latency_seconds_bucket', { op: 'get', le: '+Inf' }],
+    ] as const) {
+      assert.equal(pick(samples, name, labels).length, 1, `${name} is shown`);
+      assert.equal(total(samples, name, labels), 0);
+    }
     ok.inc();
     ok.inc(2);
     errors.inc();
@@ -64,9 +70,10 @@ describe('PromMetrics', () => {
     assert.match(a.contentType, /^text\/plain; version=0\.0\.4/);
   });
 
-  it('records nothing through noMetrics', () => {
+  it('records nothing through noMetrics: one shared no-op handle, no gauge collected', () => {
     const handle = noMetrics.histogram({ name: 'x', help: 'x', buckets: [1] }).labels('a');
     handle.observe(1);
-    noMetrics.counter({ name: 'y', help: 'y' }).labels().inc();
+    assert.equal(noMetrics.counter({ name: 'y', help: 'y' }).labels(), handle, 'no handle allocated per series');
+    noMetrics.gauge({ name: 'g', help: 'g', collect: () => assert.fail('a gauge was collected') });
   });
 });
