@@ -43,12 +43,15 @@ export async function askCallbackWithUploads(
   uploads: StoredUploads,
   ask: () => Promise<ChannelReply>,
 ): Promise<ChannelReply> {
+  // Without files (most callbacks) there is nothing to clean up: the reply is not read here.
+  if (uploads.keys.length === 0) return ask();
   let full: ChannelReply | undefined;
   await askWithUploads(deps, uploads, async () => {
     full = await ask();
     const outcome = full.reply;
     const resource = outcome?.$case === 'json' ? parseJsonObject(outcome.json.json)['resource'] : undefined;
-    const message = parseJsonObject(JSON.stringify(resource ?? {}))['message'];
+    const message =
+      typeof resource === 'object' && resource !== null ? (resource as Record<string, unknown>)['message'] : undefined;
     return { reply: { $case: 'json', json: { json: JSON.stringify(message ?? {}) } } };
   });
   return full ?? { reply: { $case: 'empty', empty: {} } };
