@@ -1,6 +1,6 @@
 // The baseline: a bare Koa + ws server doing the least possible work for the same requests Chorus gets
 // (POST a message → JSON reply, and broadcast one pre-serialized frame to every socket; an op 3 status frame
-// goes to every other socket as a PRESENCE_UPDATE).
+// goes to every other socket as a PRESENCE_UPDATE; GET …/messages?limit=N → the last N messages, newest first).
 import { createServer } from 'node:http';
 import Koa from 'koa';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -10,6 +10,37 @@ const app = new Koa();
 const sockets = new Set<WebSocket>();
 let seq = 0;
 let nextId = 1n;
+/**
+ * Every field a Discord message object carries (Chorus answers these), so the baseline sends the same bytes
+ * per message: the response size is the API's, not the implementation's, and socket writes cost by the byte.
+ */
+const MESSAGE_FIELDS = {
+  type: 0,
+  mentions: [],
+  mention_roles: [],
+  attachments: [],
+  embeds: [],
+  edited_timestamp: null,
+  flags: 0,
+  components: [],
+  pinned: false,
+  mention_everyone: false,
+  tts: false,
+  reactions: [],
+};
+const AUTHOR = {
+  id: '1575452680476688384',
+  username: 'bare-author',
+  discriminator: '0001',
+  global_name: null,
+  avatar: null,
+  avatar_decoration_data: null,
+  banner: null,
+  accent_color: null,
+  public_flags: 0,
+};
+/** The last 100 messages posted, newest first, serialized once (the history a GET pages). */
+const history: string[] = [];
 
 app.use(async (ctx) => {
   if (ctx.method === 'POST') {
@@ -17,15 +48,25 @@ app.use(async (ctx) => {
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) chunks.push(chunk);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { content?: string };
     const message = JSON.stringify({
-      id: String(nextId++),
+      ...MESSAGE_FIELDS,
       content: body.content ?? '',
       timestamp: new Date().toISOString(),
+      id: String(nextId++),
+      channel_id: ctx.path.split('/').at(-2),
+      author: AUTHOR,
     });
+    history.unshift(message);
+    if (history.length > 100) history.pop();
     seq += 1;
     const frame = `{"op":0,"t":"MESSAGE_CREATE","s":${seq},"d":${message}}`;
     for (const socket of sockets) socket.send(frame);
     ctx.type = 'application/json';
     ctx.body = message;
+    return;
+  }
+  if (ctx.path.endsWith('/messages')) {
+    ctx.type = 'application/json';
+    ctx.body = `[${history.slice(0, Number(ctx.query.limit ?? 50)).join(',')}]`;
     return;
   }
   ctx.body = { ok: true };

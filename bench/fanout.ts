@@ -91,10 +91,12 @@ export async function measureFanout(
   send: (content: string) => Promise<void>,
   messages: number,
   timeoutMs = 10_000,
+  /** `latencies` collects the raw samples (to pool several runs); `beforeClose` runs after the last message. */
+  hooks: { latencies?: number[]; beforeClose?: () => Promise<void> } = {},
 ): Promise<FanoutResult> {
+  const latencies = hooks.latencies ?? [];
   const sentAt = new Map<string, number>();
   const received = new Map<string, number>();
-  const latencies: number[] = [];
   let waiter: (() => void) | undefined;
   const sockets = await connect((content) => {
     const t0 = sentAt.get(content);
@@ -116,6 +118,7 @@ export async function measureFanout(
     await all;
     missing += sessions - (received.get(content) ?? 0);
   }
+  await hooks.beforeClose?.();
   for (const socket of sockets) socket.close();
   const { p50, p99 } = summarize(latencies);
   return { sessions, p50, p99, deliveries: latencies.length, missing };

@@ -1,23 +1,30 @@
 import { Agent, request } from 'node:http';
 import { summarize } from './stats.js';
 
-/** Result of a closed-loop POST load. */
+/** Result of a closed-loop request load. */
 export interface LoadResult {
   readonly clients: number;
+  /** Requests answered over the window. */
+  readonly requests: number;
   readonly perSecond: number;
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
 }
 
-function post(agent: Agent, url: URL, token: string | undefined, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    };
+/** One request of a closed loop: a target's path and token, and the body to POST (none: a GET). */
+type Send = (agent: Agent, url: URL, token: string | undefined, body: string | undefined) => Promise<number>;
+
+const send: Send = (agent, url, token, body) =>
+  new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = {};
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
     if (token !== undefined) headers.authorization = token;
-    const req = request(url, { method: 'POST', agent, headers }, (res) => {
+    const method = body === undefined ? 'GET' : 'POST';
+    const req = request(url, { method, agent, headers }, (res) => {
       res.resume();
       res.once('end', () => {
         resolve(res.statusCode ?? 0);
@@ -26,17 +33,13 @@ function post(agent: Agent, url: URL, token: string | undefined, body: string): 
     req.once('error', reject);
     req.end(body);
   });
-}
 
-/**
- * `clients` closed loops, each POSTing the next message as soon as the previous one is answered, for
- * `durationMs`; each client has its own keep-alive connection, token and target path.
- */
-export async function closedLoopPosts(
+async function closedLoop(
   baseUrl: string,
   targets: readonly { token?: string; path: string; base?: string }[],
   clients: number,
   durationMs: number,
+  bodyOf: (client: number, n: number) => string | undefined,
 ): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const latencies: number[] = [];
@@ -51,7 +54,7 @@ export async function closedLoopPosts(
       while (performance.now() < stopAt) {
         n += 1;
         const t0 = performance.now();
-        const status = await post(agent, url, target.token, JSON.stringify({ content: `bench ${index} ${n}` }));
+        const status = await send(agent, url, target.token, bodyOf(index, n));
         latencies.push(performance.now() - t0);
         if (status >= 300) errors += 1;
       }
@@ -60,5 +63,30 @@ export async function closedLoopPosts(
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   const { p50, p99 } = summarize(latencies);
-  return { clients, perSecond: latencies.length / elapsed, p50, p99, errors };
+  return { clients, requests: latencies.length, perSecond: latencies.length / elapsed, p50, p99, errors };
+}
+
+/**
+ * `clients` closed loops, each POSTing the next message as soon as the previous one is answered, for
+ * `durationMs`; each client has its own keep-alive connection, token and target path.
+ */
+export function closedLoopPosts(
+  baseUrl: string,
+  targets: readonly { token?: string; path: string; base?: string }[],
+  clients: number,
+  durationMs: number,
+): Promise<LoadResult> {
+  return closedLoop(baseUrl, targets, clients, durationMs, (index, n) =>
+    JSON.stringify({ content: `bench ${index} ${n}` }),
+  );
+}
+
+/** The same closed loops GETting each target's path (a history page, say). */
+export function closedLoopGets(
+  baseUrl: string,
+  targets: readonly { token?: string; path: string; base?: string }[],
+  clients: number,
+  durationMs: number,
+): Promise<LoadResult> {
+  return closedLoop(baseUrl, targets, clients, durationMs, () => undefined);
 }

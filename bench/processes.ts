@@ -47,7 +47,10 @@ export type ChorusEntry = 'compiled' | 'tsx';
 
 /** Node's arguments for a Chorus node run the `entry` way (cwd: the repository root). */
 export function chorusArgs(entry: ChorusEntry): string[] {
-  return entry === 'compiled' ? ['--enable-source-maps', 'dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const args = entry === 'compiled' ? ['--enable-source-maps', 'dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  // BENCH_CPU_PROF=dir: a V8 CPU profile of the node, written on exit (scripts/cpuProfileSummary.ts reads them).
+  const profileDir = process.env.BENCH_CPU_PROF;
+  return profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...args] : args;
 }
 
 let built: Promise<void> | undefined;

@@ -3,14 +3,16 @@
 // `npm run bench:compare -- before.json after.json` sets two such files side by side.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { addMembers, createWorld } from './chorusSetup.js';
+import { addMembers, createWorld, type BenchWorld } from './chorusSetup.js';
 import { measureFanout, openSocket } from './fanout.js';
-import { closedLoopPosts, type LoadResult } from './httpLoad.js';
+import { fanoutOnly } from './fanoutOnly.js';
+import { httpLines, httpResults, httpSection } from './httpBench.js';
 import { clusterBench } from './clusterBench.js';
 import { passiveRow } from './passiveBench.js';
 import { presenceLines, presenceRow, type PresenceRow } from './presenceBench.js';
 import { startBaseline, startChorus, type ServerProcess } from './processes.js';
 import { startupLines, startupRow } from './startupBench.js';
+import { sessionsSection } from './sessionsBench.js';
 import { rssBytes } from './stats.js';
 import { voiceBench } from './voiceBench.js';
 
@@ -55,10 +57,23 @@ async function post(base: string, path: string, token: string | undefined, conte
   if (!response.ok) throw new Error(`POST ${path} → ${response.status} ${await response.text()}`);
 }
 
-async function httpRows(server: ServerProcess, targets: { token?: string; path: string }[]): Promise<LoadResult[]> {
-  const rows: LoadResult[] = [];
-  for (const clients of CLIENTS) rows.push(await closedLoopPosts(server.baseUrl, targets, clients, DURATION_MS));
-  return rows;
+/** The POST and history-GET rows beside the bare server's (printed), for results.json. */
+async function httpFigures(chorus: ServerProcess, baseline: ServerProcess, world: BenchWorld) {
+  const options = { postClients: CLIENTS, getClients: [10], durationMs: DURATION_MS };
+  const pairs = await httpSection(chorus, baseline, world, options);
+  console.log(httpLines(pairs, DURATION_MS));
+  return httpResults(pairs);
+}
+
+/** `npm run bench -- --http-only`: the HTTP rows alone, merged into the last results.json. */
+async function httpOnly(): Promise<void> {
+  const baseline = await startBaseline();
+  const chorus = await startChorus(Number(process.env.BENCH_PORT ?? 3901));
+  const figures = await httpFigures(chorus, baseline, await createWorld(chorus.baseUrl, 10));
+  await chorus.stop();
+  await baseline.stop();
+  const results = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...results, ...figures }, null, 2)}\n`);
 }
 
 /** The presence-churn row against a running baseline, on a Chorus node of its own. */
@@ -97,6 +112,7 @@ async function presenceOnly(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--http-only')) return httpOnly();
   const results: Record<string, unknown> = {
     machine: { cores: (await import('node:os')).cpus().length },
     durationMs: DURATION_MS,
@@ -106,27 +122,10 @@ async function main(): Promise<void> {
   const startup = await startupRow(STARTUP_STARTS, baseline);
   console.log(startupLines(startup));
   results.startup = startup;
-  const baseHttp = await httpRows(baseline, [{ path: '/channels/1/messages' }]);
   const chorus = await startChorus(Number(process.env.BENCH_PORT ?? 3901));
   const world = await createWorld(chorus.baseUrl, 10);
-  const chorusHttp = await httpRows(
-    chorus,
-    world.channelIds.map((id) => ({ token: world.owner.token, path: `/api/v10/channels/${id}/messages` })),
-  );
-  console.log('\nMessage POSTs (closed loop, %d s each)', DURATION_MS / 1000);
-  console.log(
-    'clients | chorus msg/s | p50 ms | p99 ms | errors || baseline msg/s | p50 ms | p99 ms || ratio msg/s | p99',
-  );
-  CLIENTS.forEach((clients, index) => {
-    const c = chorusHttp[index];
-    const b = baseHttp[index];
-    if (!c || !b) return;
-    console.log(
-      `${clients} | ${fmt(c.perSecond, 0)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} | ${c.errors} || ${fmt(b.perSecond, 0)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)}` +
-        ` || ${fmt(c.perSecond / b.perSecond, 2)}x | ${fmt(c.p99 / b.p99, 2)}x`,
-    );
-  });
-  results.http = { chorus: chorusHttp, baseline: baseHttp };
+  const httpFigs = await httpFigures(chorus, baseline, world);
+  Object.assign(results, httpFigs);
 
   const fanout: Record<string, unknown>[] = [];
   let members: { token: string; id: string }[] = [];
@@ -210,13 +209,14 @@ async function main(): Promise<void> {
   results.passive = { ...passive, baselineP99: bare?.p99 ?? null };
   await chorus.stop();
   results.presence = await presence(baseline);
+  results.sessions = await sessionsSection(baseline);
   await baseline.stop();
   results.voice = await voiceRows();
 
   if (process.argv.includes('--cluster')) {
     const sessions = SESSIONS[SESSIONS.length - 1] ?? 1000;
     const figures = await clusterBench(DURATION_MS, sessions);
-    const embedded10 = chorusHttp[1];
+    const embedded10 = httpFigs.http.chorus?.[1];
     const embeddedFanout = fanout[fanout.length - 1]?.chorus as { p50: number; p99: number } | undefined;
     const { local, remote } = figures.actorCalls;
     console.log('\nCluster mode (3 local nodes sharing these cores, Cassandra + Redis + gRPC)');
@@ -235,4 +235,7 @@ async function main(): Promise<void> {
 }
 
 const voiceOrMain = process.argv.includes('--voice-only') ? voiceOnly : main;
-await (process.argv.includes('--presence-only') ? presenceOnly : voiceOrMain)();
+// --fanout-only writes its own file unless --out names one: the full run's results.json stays as it was.
+const fanoutOut = outIndex > 0 ? RESULTS : new URL('./fanout-results.json', import.meta.url);
+const fanoutOrOther = process.argv.includes('--fanout-only') ? () => fanoutOnly(fanoutOut) : voiceOrMain;
+await (process.argv.includes('--presence-only') ? presenceOnly : fanoutOrOther)();

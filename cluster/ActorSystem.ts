@@ -5,8 +5,11 @@ import type { DispatchEvent } from '../proto/gen/chorus/v1/common.js';
 import { ServiceUnavailableError, toAppError, WrongOwnerError } from '../src/domain/errors.js';
 import type { Logger } from '../src/domain/Logger.js';
 import { withTimeLimit } from '../src/domain/timeLimit.js';
-import { NOT_RUN, tellHere } from './localTells.js';
+import { NOT_RUN } from './localTells.js';
+import { forgetSessions } from './forgetSessions.js';
 import { tellNodesLeft } from './nodeLeftNotice.js';
+import { OneWaySends } from './OneWaySends.js';
+import { ChannelHomes, type ChannelGuildLookup } from './placement/ChannelHomes.js';
 import { RemoteRedelivery } from './RemoteRedelivery.js';
 import type { HashRing } from './ring/HashRing.js';
 import { SessionDelivery } from './SessionDelivery.js';
@@ -40,6 +43,10 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   readonly #redelivery: RemoteRedelivery | undefined;
   #edge: EdgeSink | undefined;
   #refreshView: (() => Promise<void>) | undefined;
+  /** Where channels are placed: beside their guild once a lookup is bound, else by their own id. */
+  #homes = new ChannelHomes();
+  /** Tells and fan-out, routed by owner (OneWaySends). */
+  readonly #sends: OneWaySends;
 
   constructor(
     readonly nodeId: string,
@@ -59,6 +66,17 @@ export class ActorSystem implements ActorMessenger, LocalNode {
           log,
         })
       : undefined;
+    this.#sends = new OneWaySends({
+      nodeId,
+      log,
+      redelivery: this.#redelivery,
+      homes: () => this.#homes,
+      memberCount: () => this.ring.members.length,
+      ownerOf: (kind, key) => this.ownerOf(kind, key),
+      local: () => this.#local(),
+      remote: () => this.#remote(),
+      deliverFanOut: (sessionIds, event, source) => this.deliverFanOut(sessionIds, event, source),
+    });
   }
 
   /** Connects the local host (created after the system, since actors message through it). */
@@ -72,7 +90,7 @@ export class ActorSystem implements ActorMessenger, LocalNode {
         this.fanOut([sessionId], event, source);
       },
       forget: (source, sessionIds) => {
-        this.#forgetSessions(source, sessionIds);
+        forgetSessions(this, source, sessionIds);
       },
     });
   }
@@ -85,6 +103,11 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   /** Connects membership: called to fetch a fresh view after a call reached a node that no longer owns the actor. */
   bindViewRefresh(refreshView: () => Promise<void>): void {
     this.#refreshView = refreshView;
+  }
+
+  /** Connects the store lookup that places a guild channel beside its guild (ChannelHomes). */
+  bindChannelHomes(lookup: ChannelGuildLookup): void {
+    this.#homes = new ChannelHomes(lookup);
   }
 
   /** Version of the membership view this node routes by. */
@@ -102,15 +125,40 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     tellNodesLeft(this.#host, this, before, ring.members);
   }
 
-  /** The node owning an actor under the current view. */
+  /**
+   * The node owning an actor under the current view, by its placement key (ChannelHomes: a guild
+   * channel beside its guild). A channel this node has not placed yet counts by its own id here; the
+   * router, a peer's call and hand-off look it up first, so all of them agree on every node.
+   */
   ownerOf(kind: ActorKind, key: string): string {
-    return this.ring.ownerOf(`${kind}:${key}`);
+    return this.ring.ownerOf(this.#homes.ringKeyOf(kind, key));
+  }
+
+  /**
+   * True while this node owns the actor: the lease keeper's rule for keeping an activation. A channel
+   * this node no longer remembers the guild of is kept while it is looked up again (the keeper asks
+   * again every renewal round).
+   */
+  placedHere(kind: ActorKind, key: string): boolean {
+    if (this.ring.members.length === 1 || this.#homes.knows(kind, key)) return this.ownerOf(kind, key) === this.nodeId;
+    this.#homes.learn(kind, key);
+    return true;
   }
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {
     const budget = deadlineMs ?? this.options.askDeadlineMs;
+    const deadlineAt = Date.now() + budget;
+    // A channel this node has not placed yet waits for one lookup of its guild (404 when there is none);
+    // a lookup that outlived the deadline must not run the command behind the caller's 503.
+    const routed = this.#homes.mustWait(kind, key, this.ring.members.length)
+      ? this.#homes.routeAsync(kind, key, this.ring.members.length, () =>
+          Date.now() < deadlineAt
+            ? this.#routeAsk(kind, key, command, deadlineAt)
+            : Promise.reject(new ServiceUnavailableError(`Deadline passed while placing ${kind}:${key}`)),
+        )
+      : this.#routeAsk(kind, key, command, deadlineAt);
     return withTimeLimit(
-      this.#routeAsk(kind, key, command, Date.now() + budget),
+      routed,
       budget,
       () => new ServiceUnavailableError(`Deadline of ${budget} ms passed waiting for ${kind}:${key}`),
     );
@@ -145,19 +193,24 @@ export class ActorSystem implements ActorMessenger, LocalNode {
 
   /** Serves a request from another node; throws WrongOwnerError when this node does not own the actor. */
   askLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
-    this.#assertOwner(kind, key);
-    return this.#local().ask(kind, key, command);
+    return this.#homes.routeAsync(kind, key, this.ring.members.length, async () => {
+      this.#assertOwner(kind, key);
+      return this.#local().ask(kind, key, command);
+    });
   }
 
   /**
    * Serves a one-way message from another node; throws WrongOwnerError when this node does not own
    * the actor. Settles once the actor ran it: rejected only when it was not run (moved, overloaded,
-   * unavailable), so the sender re-sends; an error of the turn itself is the actor's answer.
+   * unavailable), so the sender re-sends; an error of the turn itself is the actor's answer, and so is
+   * 404 for a channel deleted since the sender placed it.
    */
   tellLocal<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<void> {
-    this.#assertOwner(kind, key);
-    return this.#local()
-      .ask(kind, key, command)
+    return this.#homes
+      .routeAsync(kind, key, this.ring.members.length, async () => {
+        this.#assertOwner(kind, key);
+        return this.#local().ask(kind, key, command);
+      })
       .then(
         () => undefined,
         (error: unknown) => {
@@ -170,77 +223,11 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   }
 
   tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): void {
-    this.#tell(kind, key, command, 0);
-  }
-
-  /** `moves`: how often this tell was re-routed already because a node did not own the actor. */
-  #tell<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, moves: number): void {
-    const owner = this.ownerOf(kind, key);
-    const resend = (next: number): void => {
-      this.#tell(kind, key, command, next);
-    };
-    try {
-      if (owner === this.nodeId && this.#redelivery) {
-        const run = (): Promise<unknown> => this.#local().ask(kind, key, command);
-        tellHere(run, resend, moves, `${kind}:${key}`, this.log);
-      } else if (owner === this.nodeId) this.#local().tell(kind, key, command);
-      else if (this.#redelivery) {
-        const remote = this.#remote();
-        this.#redelivery.send(
-          owner,
-          (done) => {
-            remote.tell(owner, kind, key, command, done);
-          },
-          { moves, reroute: resend },
-          `${kind}:${key}`,
-        );
-      } else this.#remote().tell(owner, kind, key, command);
-    } catch (error) {
-      this.log.warn('tell_dropped', { actor: `${kind}:${key}`, err: toAppError(error).message });
-    }
+    this.#sends.tell(kind, key, command);
   }
 
   fanOut(sessionIds: readonly string[], event: DispatchEvent, source = ''): void {
-    this.#fanOut(sessionIds, event, source, 0);
-  }
-
-  #fanOut(sessionIds: readonly string[], event: DispatchEvent, source: string, moves: number): void {
-    const byNode = new Map<string, string[]>();
-    for (const sessionId of sessionIds) {
-      const owner = this.ownerOf(ActorKind.Session, sessionId);
-      let group = byNode.get(owner);
-      if (!group) byNode.set(owner, (group = []));
-      group.push(sessionId);
-    }
-    for (const [node, group] of byNode) {
-      if (node === this.nodeId) void this.deliverFanOut(group, event, source);
-      else if (this.#redelivery) {
-        const remote = this.#remote();
-        this.#redelivery.send(
-          node,
-          (done) => {
-            remote.fanOut(node, group, event, source, done);
-          },
-          {
-            moves,
-            reroute: (next) => {
-              this.#fanOut(group, event, source, next);
-            },
-            abandon: (reason) => {
-              this.#invalidateSessions(group, `${event.event} undeliverable: ${reason}`);
-            },
-          },
-          `${event.event} to ${group.length} sessions`,
-        );
-      } else this.#remote().fanOut(node, group, event, source);
-    }
-  }
-
-  /** Sessions that missed an event for good end (op 9), rather than resume as if they had it (§8.7). */
-  #invalidateSessions(sessionIds: readonly string[], reason: string): void {
-    for (const sessionId of sessionIds) {
-      this.tell(ActorKind.Session, sessionId, { command: { $case: 'invalidate', invalidate: { reason } } });
-    }
+    this.#sends.fanOut(sessionIds, event, source);
   }
 
   /**
@@ -261,21 +248,6 @@ export class ActorSystem implements ActorMessenger, LocalNode {
   /** Hands frames to a socket held by this node. */
   deliverFrames(socketId: string, frames: readonly string[], closeCode: number): void {
     this.#edge?.(socketId, frames, closeCode);
-  }
-
-  /** Tells the actor that fanned out (`kind:key`) to drop subscriptions of sessions that are gone. */
-  #forgetSessions(source: string, sessionIds: readonly string[]): void {
-    const colon = source.indexOf(':');
-    const kind = source.slice(0, colon);
-    const key = source.slice(colon + 1);
-    for (const sessionId of sessionIds) {
-      if (kind === ActorKind.Guild) {
-        this.tell(ActorKind.Guild, key, { command: { $case: 'unsubscribe', unsubscribe: { sessionId } } });
-      } else if (kind === ActorKind.User) {
-        const detachSession = { sessionId, shardId: 0, intents: '0' };
-        this.tell(ActorKind.User, key, { command: { $case: 'detachSession', detachSession } });
-      }
-    }
   }
 
   #assertOwner(kind: ActorKind, key: string): void {

@@ -6,7 +6,7 @@ import { toAppError } from '../src/domain/errors.js';
 import type { Logger } from '../src/domain/Logger.js';
 
 /** What delivery needs from the local host. */
-export type SessionHost = Pick<ActorHost, 'isActive' | 'tell' | 'ask' | 'evict'>;
+export type SessionHost = Pick<ActorHost, 'serveActive' | 'tell' | 'ask' | 'evict'>;
 
 /** How SessionDelivery reaches the rest of the system. */
 export interface SessionDeliveryDeps {
@@ -35,6 +35,9 @@ const RETRY_FOR_MS = 15_000;
 /** Events held for one session while it activates; past this the session is invalidated instead. */
 const MAX_HELD = 10_000;
 
+/** What a batch every session took at once answers. */
+const DELIVERED: Promise<void> = Promise.resolve();
+
 const dispatch = (event: DispatchEvent): SessionCommand => ({ command: { $case: 'dispatch', dispatch: event } });
 
 /** The batches waiting on an activation learn its outcome. */
@@ -44,7 +47,8 @@ function settle(activating: Activating): void {
 
 /**
  * Hands fan-out batches to the Session actors of this node (DESIGN §4 step 4, §8.5). An active session
- * gets a tell. An inactive one is activated by the dispatch: it loads itself from the SessionStore
+ * with an idle mailbox takes the event at once, in this loop (Actor.serveNow); a busy one gets it queued
+ * behind what it has, so a session's events never overtake each other. An inactive one is activated by the dispatch: it loads itself from the SessionStore
  * (its node died, or it was handed off) and events arriving meanwhile wait here, in order, until the
  * activation is through. A session the store does not know is gone: its events are dropped and the
  * actors that sent them are told to forget it. An activation refused for a passing reason (the dead
@@ -66,7 +70,11 @@ export class SessionDelivery {
     const command = dispatch(event); // one command object for the whole batch
     const taken: Promise<void>[] = [];
     for (const sessionId of sessionIds) {
-      const waiting = this.#activating.get(sessionId);
+      const waiting = this.#activating.size > 0 ? this.#activating.get(sessionId) : undefined;
+      // An active session (nearly all of them) takes the event in one lookup, in the host: an idle one
+      // journals and pushes it right here (no turn, no promise), a busy one queues it behind what it has.
+      const asked = waiting ? undefined : host.serveActive(ActorKind.Session, sessionId, command);
+      if (asked === true) continue;
       if (waiting) {
         if (waiting.events.length >= MAX_HELD) this.#giveUp(sessionId, waiting, 'too many events held');
         else {
@@ -74,8 +82,8 @@ export class SessionDelivery {
           if (source) waiting.sources.add(source);
           taken.push(new Promise((resolve) => waiting.settled.push(resolve)));
         }
-      } else if (host.isActive(ActorKind.Session, sessionId)) {
-        taken.push(this.#tell(sessionId, event, command, source));
+      } else if (asked) {
+        taken.push(this.#outcome(asked, sessionId, event, source));
       } else {
         const activating: Activating = {
           events: [event],
@@ -90,7 +98,7 @@ export class SessionDelivery {
         this.#activate(sessionId, activating);
       }
     }
-    return Promise.all(taken).then(() => undefined);
+    return taken.length === 0 ? DELIVERED : Promise.all(taken).then(() => undefined);
   }
 
   /** Sessions with events held while they activate (for health and tests). */
@@ -103,7 +111,12 @@ export class SessionDelivery {
    * journaled the event (its lease was lost) has it re-routed to its owner under the current view.
    */
   #tell(sessionId: string, event: DispatchEvent, command: SessionCommand, source: string): Promise<void> {
-    return this.deps.host.ask(ActorKind.Session, sessionId, command).then(
+    return this.#outcome(this.deps.host.ask(ActorKind.Session, sessionId, command), sessionId, event, source);
+  }
+
+  /** What becomes of an event a session was asked to take: nothing more, re-routed, or the session invalidated. */
+  #outcome(asked: Promise<unknown>, sessionId: string, event: DispatchEvent, source: string): Promise<void> {
+    return asked.then(
       () => undefined,
       (error: unknown) => {
         const err = toAppError(error);

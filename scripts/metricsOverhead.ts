@@ -11,6 +11,7 @@ import { httpMetrics } from '../src/http/httpMetrics.js';
 import { startNode, type RunningNode } from '../src/main.js';
 import { PromMetrics } from '../src/metrics/PromMetrics.js';
 import { meteredStores, storageLatency } from '../src/store/meteredStores.js';
+import { overheadNodeEnv } from './overheadNodeEnv.js';
 
 const REQUESTS = Number(process.argv[2] ?? 20_000);
 const ROUNDS = 8;
@@ -18,20 +19,7 @@ const IN_FLIGHT = 16;
 
 async function start(metrics: 'on' | 'off'): Promise<{ node: RunningNode; token: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'chorus-metrics-cost-'));
-  const node = await startNode(
-    loadConfig(
-      {},
-      {
-        PORT: '0',
-        CHORUS_HOST: '127.0.0.1',
-        CHORUS_DATA_DIR: dir,
-        CHORUS_LOG_LEVEL: 'silent',
-        CHORUS_PASSWORD_COST: '1024',
-        CHORUS_GLOBAL_RATE_LIMIT: '1000000',
-        CHORUS_METRICS: metrics,
-      },
-    ),
-  );
+  const node = await startNode(loadConfig({}, overheadNodeEnv(dir, { CHORUS_METRICS: metrics })));
   const body = JSON.stringify({
     username: 'bench',
     password: 'correct horse battery',

@@ -213,14 +213,16 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   }
 
   async #flush(): Promise<ChannelReply> {
-    if (this.#scope && !(await this.#scope.flush())) {
-      this.#scope = undefined; // deleted meanwhile
-      this.ctx.stopSelf();
-    }
+    await this.#scope?.flush();
     return EMPTY_REPLY;
   }
 
-  async #scopeOrLoad(): Promise<ChannelScope> {
+  /** The loaded scope, at once when there is one (most commands), else after loading it. */
+  #scopeOrLoad(): ChannelScope | Promise<ChannelScope> {
+    return this.#scope ?? this.#loadScope();
+  }
+
+  async #loadScope(): Promise<ChannelScope> {
     // A channel that did not exist at activation may have been created since (a DM opened later).
     const scope = this.#scope ?? (await this.#load());
     if (!scope) {

@@ -36,6 +36,9 @@ function unique(ids: Iterable<string>): string[] {
 
 /** Finds `<@id>`, `<@!id>`, `<@&role>`, @everyone and @here in message content. */
 export function parseMentions(content: string): ParsedMentions {
+  // Most messages mention nobody: without an @ none of the patterns can match, and matchAll copies its pattern
+  // and builds an iterator per call (about 1.5 µs a message create).
+  if (!content.includes('@')) return { userIds: [], roleIds: [], everyone: false };
   return {
     userIds: unique(Array.from(content.matchAll(USER_MENTION), (match) => match[1] as string)),
     roleIds: unique(Array.from(content.matchAll(ROLE_MENTION), (match) => match[1] as string)),

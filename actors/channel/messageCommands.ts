@@ -17,6 +17,7 @@ import { clientFlags, eventJson, isEmptyMessage } from './messageCreate.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import { forUpdateEvent, isDeletableType } from './messageJson.js';
 import { joinAround, planPage } from './pagination.js';
+import type { WindowPage } from './RecentMessages.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { BulkDeleteSchema, MessageEditSchema } from '../../src/contract/index.js';
 
@@ -32,6 +33,8 @@ export async function listMessages(scope: ChannelScope, request: ListMessages): 
   if (!can(access, 'READ_MESSAGE_HISTORY')) return jsonReply('[]');
   const plan = planPage(request);
   const { messages, channel } = scope;
+  const recent = plan.kind === 'single' ? await scope.recent.newest(messages, channel.id, plan.page) : undefined;
+  if (recent) return jsonReply(await recentPageJson(scope, recent, access.userId));
   const records =
     plan.kind === 'single'
       ? await messages.list(channel.id, plan.page)
@@ -39,6 +42,40 @@ export async function listMessages(scope: ChannelScope, request: ListMessages): 
           ...(await Promise.all([messages.list(channel.id, plan.newer), messages.list(channel.id, plan.older)])),
         );
   return jsonReply(JSON.stringify(await scope.render(records, access.userId)));
+}
+
+/**
+ * A page of the recent window as JSON: a plain message (no reactions, mentions or reply, so its text is the
+ * same for every viewer and depends on its record only) is rendered once and its text kept; the others are
+ * rendered per request as an uncached page renders them.
+ */
+async function recentPageJson(scope: ChannelScope, page: WindowPage, viewerId: string): Promise<string> {
+  const kept = scope.recent.pageText(page.length);
+  if (kept !== undefined) return kept;
+  const rendering = page.filter((message) => message.text === undefined);
+  const rendered =
+    rendering.length === 0
+      ? []
+      : await scope.render(
+          rendering.map((message) => message.record),
+          viewerId,
+          rendering.map((message) => message.reactions),
+        );
+  const fresh = new Map<WindowPage[number], string>();
+  rendering.forEach((message, index) => {
+    const text = JSON.stringify(rendered[index]);
+    fresh.set(message, text);
+    if (isPlain(message)) scope.recent.keepText(message, text);
+  });
+  const text = `[${page.map((message) => fresh.get(message) ?? message.text).join(',')}]`;
+  if (page.every(isPlain)) scope.recent.keepPage(page.length, text);
+  return text;
+}
+
+/** True when a kept message renders the same for every viewer at any time (see recentPageJson). */
+function isPlain(kept: WindowPage[number]): boolean {
+  const { record } = kept;
+  return kept.reactions.length === 0 && record.mention_ids.length === 0 && record.message_reference === null;
 }
 
 /** GET /channels/{id}/messages/{message_id}; 404 10008 when it is not a message of this channel. */

@@ -1,5 +1,6 @@
 import type { ChannelReply, CreateMessage } from '../../proto/gen/chorus/v1/channel.js';
 import { BadRequestError, RateLimitedError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import { isoTimestamp } from '../../src/domain/isoTimestamp.js';
 import type { MessageCreateBody } from '../../src/contract/message.js';
 import type { MessageRecord } from '../runtime/ports/records.js';
 import type { AuthorSnapshot } from './AuthorSnapshots.js';
@@ -159,7 +160,7 @@ export async function storeMessage(
     flags: clientFlags(body.flags),
     message_reference: reply.reference,
     edited_timestamp: null,
-    timestamp: new Date(ctx.clock.now()).toISOString(),
+    timestamp: isoTimestamp(ctx.clock.now()),
     webhook_id: by.webhookId,
     author_json: author.json,
   };

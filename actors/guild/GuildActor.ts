@@ -169,7 +169,11 @@ export class GuildActor extends Actor<GuildCommand, GuildReply> {
     await this.#rt.voiceStore.flush();
   }
 
-  override handle({ command }: GuildCommand): Promise<GuildReply> {
-    return dispatch(GUILD_HANDLERS, this.#rt, command);
+  override async handle({ command }: GuildCommand): Promise<GuildReply> {
+    try {
+      return await dispatch(GUILD_HANDLERS, this.#rt, command);
+    } finally {
+      sessions.afterCommand(this.#rt, command?.$case); // a changed guild drops its cached GUILD_CREATE parts
+    }
   }
 }

@@ -95,6 +95,7 @@ export class GuildRuntime {
   setState(state: GuildState | undefined): void {
     if (state) state.version = Math.max(state.version, this.ctx.clock.now() * 1000);
     this.#state = state;
+    this.fanout.recountBots();
   }
 
   nowMs(): number {

@@ -35,7 +35,7 @@ export function getPreview(rt: GuildRuntime, request: GuildRequest): GuildReply 
     emojis: guildEmojisJson(state.guild),
     features: fields['features'] ?? [],
     approximate_member_count: state.members.size,
-    approximate_presence_count: rt.fanout.subscribedUsers().size,
+    approximate_presence_count: rt.fanout.userCount,
     description: fields['description'] ?? null,
     stickers: guildStickersJson(state.guild),
   });

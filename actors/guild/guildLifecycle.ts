@@ -146,7 +146,7 @@ export function getGuild(rt: GuildRuntime, request: GuildRequest): GuildReply {
   const json = guildJson(state);
   if (request.withCounts) {
     json['approximate_member_count'] = state.members.size;
-    json['approximate_presence_count'] = rt.fanout.subscribedUsers().size;
+    json['approximate_presence_count'] = rt.fanout.userCount;
   }
   return jsonReply(json);
 }

@@ -86,7 +86,7 @@ export function memberPresence(rt: GuildRuntime, command: MemberPresence): Guild
   const event = dispatchEvent('PRESENCE_UPDATE', presenceJson(state.id, userId, presence));
   if (state.members.size > rt.largeGuildMembers) {
     // A large guild: user accounts are passive here (friends still hear through the User actor); bots by intent.
-    rt.fanout.send(event, (other) => other !== userId && isBotMember(state, other));
+    rt.fanout.sendToBots(event, (other) => other !== userId);
   } else {
     rt.fanout.send(
       event,

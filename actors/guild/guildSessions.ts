@@ -11,10 +11,11 @@ import type {
 import { ValidationError } from '../../src/domain/errors.js';
 import { isSnowflake } from '../../src/domain/snowflake.js';
 import { GatewayIntent, hasIntent } from '../../src/domain/intents.js';
-import { isBotMember, onlinePresences } from './guildPresences.js';
+import { isBotMember } from './guildPresences.js';
+import { GuildCreateText, listedMembers, presencesFor, type GuildCreateCut } from './guildCreateText.js';
 import { leaveVoiceOfSession, listVoiceStates } from './guildVoice.js';
 import type { GuildRuntime } from './GuildRuntime.js';
-import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
+import { callerId, emptyReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
 import { channelJson, guildJson, memberEventJson, memberJson, type JsonObject } from './guildJson.js';
 import {
@@ -28,34 +29,111 @@ import {
 
 /** Members listed in GUILD_CREATE besides the subscriber (the rest come through op 8 / member lists). */
 const GUILD_CREATE_MEMBERS = 100;
-/** Above this many members a guild is "large" (Discord's largest large_threshold). */
-const LARGE_THRESHOLD = 250;
+
+/** One GUILD_CREATE text cache per Guild activation (see GuildCreateText). */
+const texts = new WeakMap<GuildRuntime, GuildCreateText>();
 
 /**
- * The GUILD_CREATE payload for one user: the guild, its extras, and only the channels the user can view;
- * `presences` of the online members when the session may see them (GUILD_PRESENCES).
+ * Commands that change nothing a GUILD_CREATE shows, or only what GuildCreateText checks itself (a
+ * channel's last message, presences, voice states): the hot ones of a connect storm and plain reads.
+ * After any other command the cached parts are dropped.
  */
-export function guildCreatePayload(state: GuildState, userId: string, withPresences = false): JsonObject {
-  const self = requireMember(state, userId);
-  const members = [memberJson(self)];
-  for (const member of state.members.values()) {
-    if (members.length > GUILD_CREATE_MEMBERS) break;
-    if (member.user_id !== userId) members.push(memberJson(member));
+const KEEPS_GUILD_CREATE: ReadonlySet<string> = new Set([
+  'subscribe',
+  'unsubscribe',
+  'activateSession',
+  'dispatch',
+  'channelAccess',
+  'checkPermission',
+  'memberPresence',
+  'listPresences',
+  'getGuild',
+  'getChannel',
+  'listChannels',
+  'listRoles',
+  'mentionableRoles',
+  'getMember',
+  'listMembers',
+]);
+
+/** Called by the Guild actor after each command: drops the cached GUILD_CREATE parts unless the command kept them. */
+export function afterCommand(rt: GuildRuntime, command: string | undefined): void {
+  if (command !== undefined && KEEPS_GUILD_CREATE.has(command)) return;
+  texts.get(rt)?.clear();
+  channelsReadAt.delete(rt);
+}
+
+/**
+ * How long one read of the guild's stored channels serves the subscribes after it: well under the Channel's
+ * flush delay (250 ms, ChannelScope), the time its last_message_id already takes to reach the store. A storm
+ * of a thousand subscribes a second then reads the channels ten times a second instead of a thousand.
+ */
+const CHANNELS_READ_FOR_MS = 100;
+/** When each Guild activation last read its stored channels (rt.nowMs()). */
+const channelsReadAt = new WeakMap<GuildRuntime, number>();
+
+/**
+ * last_message_id and last_pin_timestamp are owned by the channel actors, so they are refreshed from storage
+ * here rather than kept in step, at most once per CHANNELS_READ_FOR_MS.
+ */
+async function refreshLastMessages(rt: GuildRuntime): Promise<void> {
+  const state = rt.state;
+  const now = rt.nowMs();
+  const readAt = channelsReadAt.get(rt);
+  if (readAt !== undefined && now >= readAt && now - readAt < CHANNELS_READ_FOR_MS) return;
+  const stored = await rt.stores.channels.listByGuild(state.id);
+  for (const record of stored) {
+    const channel = state.channels.get(record.id);
+    if (!channel) continue;
+    channel.last_message_id = record.last_message_id;
+    channel.last_pin_timestamp = record.last_pin_timestamp;
   }
+  channelsReadAt.set(rt, now);
+}
+
+/**
+ * What a subscriber's GUILD_CREATE lists. A user account in a large guild gets its own member alone, as
+ * Discord's lazy guilds do (the member list comes through op 14 / 37, members through op 8): a 100-member
+ * list per identify was most of a connect storm's cost. A bot without GUILD_PRESENCES gets itself and the
+ * members in voice, as Discord documents (gateway.md, GUILD_CREATE); other bots and small guilds get up to
+ * 100 more members. Presences: for bots only with GUILD_PRESENCES; in a lazy guild only the listed members'.
+ */
+export function guildCreateCut(rt: GuildRuntime, userId: string, intents: bigint): GuildCreateCut {
+  const state = rt.state;
+  const bot = isBotMember(state, userId);
+  const large = state.members.size > rt.largeGuildMembers;
+  const lazy = large && !bot;
+  const presences = !bot || hasIntent(intents, GatewayIntent.GUILD_PRESENCES);
+  return {
+    otherMembers: lazy || !presences ? 0 : GUILD_CREATE_MEMBERS,
+    voiceMembers: !presences,
+    presences: !presences ? 'none' : lazy ? 'listed' : 'online',
+    onlineLimit: GUILD_CREATE_MEMBERS,
+    large,
+  };
+}
+
+/**
+ * The GUILD_CREATE payload for one user as an object (the uncached form GuildCreateText's text equals): the
+ * guild, its extras, and only the channels the user can view.
+ */
+export function guildCreatePayload(state: GuildState, userId: string, cut: GuildCreateCut): JsonObject {
+  const self = requireMember(state, userId);
+  const members = listedMembers(state, self, cut);
   return {
     ...guildJson(state),
     joined_at: self.joined_at,
-    large: state.members.size > LARGE_THRESHOLD,
+    large: cut.large,
     unavailable: false,
     lazy: true,
     member_count: state.members.size,
-    members,
+    members: members.map(memberJson),
     channels: state
       .sortedChannels()
       .filter((channel) => canView(state, userId, channel.id))
       .map((channel) => channelJson(channel, false)),
     threads: [],
-    presences: withPresences ? onlinePresences(state, GUILD_CREATE_MEMBERS) : [],
+    presences: presencesFor(state, members, cut),
     voice_states: listVoiceStates(state),
     stage_instances: [],
     guild_scheduled_events: [],
@@ -65,24 +143,24 @@ export function guildCreatePayload(state: GuildState, userId: string, withPresen
   };
 }
 
-/**
- * subscribe: members only; replies the GUILD_CREATE payload. last_message_id is owned by the channel
- * actors, so it is refreshed from storage here (one read per subscription) rather than kept in step.
- */
+/** subscribe: members only; replies the GUILD_CREATE payload with the subscriber's own member apart. */
 export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<GuildReply> {
   const state = rt.state;
-  requireMember(state, command.userId);
-  const stored = await rt.stores.channels.listByGuild(state.id);
-  for (const record of stored) {
-    const channel = state.channels.get(record.id);
-    if (!channel) continue;
-    channel.last_message_id = record.last_message_id;
-    channel.last_pin_timestamp = record.last_pin_timestamp;
-  }
+  const self = requireMember(state, command.userId);
+  await refreshLastMessages(rt);
   const intents = BigInt(command.intents || '0');
   await rt.subscriptions.subscribe(command.sessionId, command.userId, intents);
-  const presences = !isBotMember(state, command.userId) || hasIntent(intents, GatewayIntent.GUILD_PRESENCES);
-  return jsonReply(guildCreatePayload(state, command.userId, presences));
+  const cut = guildCreateCut(rt, command.userId, intents);
+  let text = texts.get(rt);
+  if (text === undefined) {
+    text = new GuildCreateText();
+    texts.set(rt, text);
+  }
+  const rendered = text.render(state, self, cut) ?? {
+    text: JSON.stringify(guildCreatePayload(state, command.userId, cut)),
+    own: JSON.stringify(memberJson(self)),
+  };
+  return { reply: { $case: 'subscribed', subscribed: { guildJson: rendered.text, ownMemberJson: rendered.own } } };
 }
 
 /**

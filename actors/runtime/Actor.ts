@@ -17,6 +17,17 @@ export abstract class Actor<C, R> {
   /** Serves one message. Mutations are written through to storage before the reply. */
   abstract handle(command: C): Promise<R>;
 
+  /**
+   * Serves `command` at once, outside the mailbox, when it needs no wait at all (a fan-out's dispatch to an
+   * idle session): no turn and no promise per message. The host calls it only while the actor is active and
+   * its mailbox idle, so nothing queued is overtaken. False, having changed nothing: send it as a turn.
+   */
+  // The base serves nothing at once; an actor with such a message overrides this.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  serveNow(_command: C): boolean {
+    return false;
+  }
+
   /** Whether idle passivation may stop this actor now (a session with a live socket may not). */
   canPassivate(): boolean {
     return true;

@@ -3,11 +3,15 @@ import { toAppError, WrongOwnerError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
 import { noMetrics, type Metrics } from '../../src/domain/Metrics.js';
 import type { SnowflakeGenerator } from '../../src/domain/snowflake.js';
+import type { TraceContext } from '../../src/tracing/traceScope.js';
 import type { Actor } from './Actor.js';
+import { Activation, type AnyActor } from './Activation.js';
 import type { ActorContext, ActorMessenger } from './ActorContext.js';
 import type { ActorKind, CommandOf, ReplyOf } from './ActorKind.js';
+import { ActivationContext, type ContextServices, leaseFence, type SelfControl } from './activationContext.js';
 import { HostMetrics } from './HostMetrics.js';
 import { Mailbox } from './Mailbox.js';
+import { turnInSpan } from './turnSpan.js';
 import type { ActivationGuard, CommitFence } from './ports/coordination.js';
 
 /** Options of the local actor host (owned here, composed into Config). */
@@ -30,19 +34,8 @@ export type ActorFactory = <K extends ActorKind>(
   fence?: CommitFence,
 ) => Actor<CommandOf<K>, ReplyOf<K>>;
 
-type AnyActor = Actor<CommandOf<ActorKind>, ReplyOf<ActorKind>>;
-
-interface Activation {
-  readonly kind: ActorKind;
-  readonly key: string;
-  readonly actor: AnyActor;
-  readonly mailbox: Mailbox<CommandOf<ActorKind>, ReplyOf<ActorKind>>;
-  state: 'activating' | 'active' | 'stopping';
-  lastActiveMs: number;
-  readonly timers: Set<ReturnType<typeof setTimeout>>;
-  /** The lease epoch this activation holds (cluster mode), set before `activate()`. */
-  readonly lease: { epoch: number | undefined };
-}
+/** What `serveActive` did: served at once (true), asked through the mailbox, or nothing (not active here). */
+type Served<K extends ActorKind> = true | Promise<ReplyOf<K>> | undefined;
 
 /** Dependencies of an ActorHost. */
 export interface ActorHostDeps {
@@ -65,14 +58,35 @@ export interface ActorHostDeps {
  * passivates actors idle for `idleTimeoutMs`.
  */
 export class ActorHost {
-  readonly #activations = new Map<string, Activation>();
+  /**
+   * The activations by kind, then by key: a lookup (a fan-out looks up a thousand sessions by the ids it holds)
+   * hashes a key whose hash is cached rather than building a `kind:key` string, and an idle session's two
+   * activations are one table entry each (a second table by `kind:key` held two more; issue 15 §3).
+   */
+  readonly #byKind = new Map<ActorKind, Map<string, Activation>>();
   readonly #sweeper: ReturnType<typeof setInterval>;
   /** Set by shutdown: no new activation starts (see #activate). */
   #closing = false;
   readonly #metrics: HostMetrics;
+  readonly #services: ContextServices;
+  /** Self control for every context this host makes (one object, not closures per activation). */
+  readonly #self: SelfControl = {
+    tellSelf: (ctx, command) => {
+      if (this.#current(ctx)) this.tell(ctx.kind, ctx.key, command);
+    },
+    stopSelf: (ctx) => {
+      const activation = this.#current(ctx);
+      if (activation) queueMicrotask(() => void this.#stopWhenIdle(ctx.id, activation));
+    },
+    evictSelf: (ctx) => {
+      const activation = this.#current(ctx);
+      if (activation) this.#evict(ctx.id, activation);
+    },
+  };
 
   constructor(private readonly deps: ActorHostDeps) {
-    this.#metrics = new HostMetrics(deps.metrics ?? noMetrics, () => this.#activations.values());
+    this.#metrics = new HostMetrics(deps.metrics ?? noMetrics, () => this.#all());
+    this.#services = { ...deps, metrics: this.#metrics };
     const every = Math.max(50, Math.floor(deps.options.idleTimeoutMs / 2));
     this.#sweeper = setInterval(() => this.passivateIdle(), every);
     this.#sweeper.unref();
@@ -80,26 +94,52 @@ export class ActorHost {
 
   /** Number of live activations (for health and benchmarks). */
   get size(): number {
-    return this.#activations.size;
+    let size = 0;
+    for (const ofKind of this.#byKind.values()) size += ofKind.size;
+    return size;
+  }
+
+  *#all(): IterableIterator<Activation> {
+    for (const ofKind of this.#byKind.values()) yield* ofKind.values();
+  }
+
+  #find(kind: ActorKind, key: string): Activation | undefined {
+    return this.#byKind.get(kind)?.get(key);
   }
 
   /** True when the actor is active here (activated and not stopping; an activation in progress may still fail). */
   isActive(kind: ActorKind, key: string): boolean {
-    return this.#activations.get(`${kind}:${key}`)?.state === 'active';
+    return this.#byKind.get(kind)?.get(key)?.state === 'active';
+  }
+
+  /**
+   * For an actor active here: `true` when it served `command` at once (its mailbox idle, Actor.serveNow),
+   * else `ask`; undefined, sending nothing, when it is not active here (or still activating). One lookup.
+   */
+  serveActive<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Served<K> {
+    const activation = this.#byKind.get(kind)?.get(key);
+    if (activation?.state !== 'active') return undefined;
+    activation.lastActiveMs = this.deps.clock.now();
+    try {
+      if (!activation.mailbox.busy && activation.actor.serveNow(command)) return true;
+    } catch (error) {
+      return Promise.reject(toAppError(error)); // as a failed turn would: the caller's batch goes on
+    }
+    return activation.mailbox.ask(command) as Promise<ReplyOf<K>>;
   }
 
   /** Keys of this kind's actors active here (for a notice every one of them must hear, e.g. a node left). */
   activeKeys(kind: ActorKind): string[] {
     const keys: string[] = [];
-    for (const activation of this.#activations.values()) {
-      if (activation.kind === kind && activation.state === 'active') keys.push(activation.key);
+    for (const activation of this.#byKind.get(kind)?.values() ?? []) {
+      if (activation.state === 'active') keys.push(activation.key);
     }
     return keys;
   }
 
   /** Request-reply to a local actor. */
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>): Promise<ReplyOf<K>> {
-    if (this.#closing && !this.#activations.has(`${kind}:${key}`)) return Promise.reject(this.#closed(kind, key));
+    if (this.#closing && !this.#find(kind, key)) return Promise.reject(this.#closed(kind, key));
     const activation = this.#activate(kind, key);
     activation.lastActiveMs = this.deps.clock.now();
     return activation.mailbox.ask(command) as Promise<ReplyOf<K>>;
@@ -118,10 +158,9 @@ export class ActorHost {
    * holding that lease epoch is stopped. Returns whether one was stopped.
    */
   evict(kind: ActorKind, key: string, epoch?: number): boolean {
-    const id = `${kind}:${key}`;
-    const activation = this.#activations.get(id);
+    const activation = this.#find(kind, key);
     if (!activation || (epoch !== undefined && activation.lease.epoch !== epoch)) return false;
-    this.#evict(id, activation);
+    this.#evict(activation.id, activation);
     return true;
   }
 
@@ -134,9 +173,9 @@ export class ActorHost {
   passivateIdle(): number {
     const cutoff = this.deps.clock.now() - this.deps.options.idleTimeoutMs;
     let stopped = 0;
-    for (const [id, activation] of this.#activations) {
+    for (const activation of this.#all()) {
       if (activation.lastActiveMs <= cutoff && !activation.mailbox.busy && activation.actor.canPassivate()) {
-        void this.#stop(id, activation);
+        void this.#stop(activation.id, activation);
         stopped += 1;
       }
     }
@@ -151,56 +190,55 @@ export class ActorHost {
   async shutdown(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#sweeper);
-    const stopping = [...this.#activations].map(([id, activation]) => this.#stop(id, activation));
+    const stopping = [...this.#all()].map((activation) => this.#stop(activation.id, activation));
     await Promise.allSettled(stopping);
   }
 
   #activate(kind: ActorKind, key: string): Activation {
-    const id = `${kind}:${key}`;
-    const existing = this.#activations.get(id);
+    const existing = this.#find(kind, key);
     if (existing) return existing;
     if (this.#closing) throw this.#closed(kind, key);
-    const timers = new Set<ReturnType<typeof setTimeout>>();
-    const ctx = this.#context(kind, key, id, timers);
+    const id = `${kind}:${key}`;
+    const ctx = new ActivationContext(kind, key, id, this.#services, this.#self);
     const lease: Activation['lease'] = { epoch: undefined };
-    const { guard } = this.deps;
-    const fence: CommitFence | undefined = guard
-      ? () =>
-          lease.epoch === undefined
-            ? Promise.reject(new WrongOwnerError(`${id} holds no lease`))
-            : guard.assertCommittable(kind, key, lease.epoch)
-      : undefined;
+    const fence = this.deps.guard ? leaseFence(this.deps.guard, kind, key, lease) : undefined;
     const actor: AnyActor = fence ? this.deps.factory(kind, key, ctx, fence) : this.deps.factory(kind, key, ctx);
-    const log = this.deps.log;
-    const activation: Activation = {
-      kind,
-      key,
-      lease,
-      actor,
-      mailbox: new Mailbox<CommandOf<ActorKind>, ReplyOf<ActorKind>>(
-        (command) => this.#turn(id, activation, command),
-        this.deps.options.mailboxCapacity,
-        (error) => {
-          if (toAppError(error).kind === 'internal') log.error('actor_tell_failed', { actor: id, err: error });
-        },
-        // Without metrics the mailbox samples no wait at all (no clock reads per letter).
-        this.deps.metrics ? this.#metrics.waitOf(kind) : undefined,
-      ),
-      state: 'activating',
-      lastActiveMs: this.deps.clock.now(),
-      timers,
-    };
-    this.#activations.set(id, activation);
+    // Without metrics the mailbox samples no wait at all (no clock reads per letter).
+    const wait = this.deps.metrics ? this.#metrics.waitOf(kind) : undefined;
+    const capacity = this.deps.options.mailboxCapacity;
+    const activation = new Activation(ctx, actor, lease, this.deps.clock.now(), (owner) => {
+      return new Mailbox(this.#runTurn, capacity, this.#tellFailed, wait, owner);
+    });
+    let ofKind = this.#byKind.get(kind);
+    if (!ofKind) this.#byKind.set(kind, (ofKind = new Map<string, Activation>()));
+    ofKind.set(key, activation);
     this.#metrics.activated(kind);
     return activation;
+  }
+
+  /** Drops an activation from both tables (it failed to activate, or stops). */
+  #forget(activation: Activation): void {
+    this.#byKind.get(activation.kind)?.delete(activation.key);
   }
 
   #closed(kind: ActorKind, key: string): WrongOwnerError {
     return new WrongOwnerError(`${kind}:${key} is not active and this node is shutting down`);
   }
 
+  /** Every mailbox's turn (a span around it when its letter came in a trace). */
+  readonly #runTurn = (command: CommandOf<ActorKind>, trace: TraceContext | undefined, activation: Activation) =>
+    trace === undefined
+      ? this.#turn(activation, command)
+      : turnInSpan(activation.kind, activation.key, command, trace, (traced) => this.#turn(activation, traced));
+
+  readonly #tellFailed = (error: unknown, _command: CommandOf<ActorKind>, activation: Activation): void => {
+    if (toAppError(error).kind === 'internal')
+      this.deps.log.error('actor_tell_failed', { actor: activation.id, err: error });
+  };
+
   /** One turn; the first turn of an activation loads its state, so messages sent meanwhile wait in order. */
-  async #turn(id: string, activation: Activation, command: CommandOf<ActorKind>): Promise<ReplyOf<ActorKind>> {
+  async #turn(activation: Activation, command: CommandOf<ActorKind>): Promise<ReplyOf<ActorKind>> {
+    const id = activation.id;
     if (activation.state === 'stopping') throw new WrongOwnerError(`${id} stopped`); // evicted meanwhile
     if (activation.state === 'activating') {
       try {
@@ -210,7 +248,7 @@ export class ActorHost {
         await activation.actor.activate(command);
         activation.state = 'active';
       } catch (error) {
-        if (this.#activations.get(id) === activation) this.#activations.delete(id);
+        if (this.#find(activation.kind, activation.key) === activation) this.#forget(activation);
         activation.mailbox.rejectAll(error);
         void this.#releaseLease(id, activation);
         throw error;
@@ -219,47 +257,10 @@ export class ActorHost {
     return activation.actor.handle(command);
   }
 
-  #context(kind: ActorKind, key: string, id: string, timers: Set<ReturnType<typeof setTimeout>>): ActorContext {
-    const { messenger } = this.deps;
-    return {
-      kind,
-      key,
-      nodeId: this.deps.nodeId,
-      clock: this.deps.clock,
-      log: this.deps.log.child({ actor: id }),
-      ids: this.deps.ids,
-      ask: (k, target, command, deadlineMs) => messenger.ask(k, target, command, deadlineMs),
-      tell: (k, target, command) => {
-        messenger.tell(k, target, command);
-      },
-      fanOut: (sessionIds, event) => {
-        this.#metrics.fannedOut(kind, sessionIds.length);
-        messenger.fanOut(sessionIds, event, id);
-      },
-      pushFrames: (nodeId, socketId, frames, closeCode) => {
-        messenger.pushFrames(nodeId, socketId, frames, closeCode);
-      },
-      tellSelfAfter: (delayMs, command) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (this.#activations.get(id)?.timers === timers) this.tell(kind, key, command);
-        }, delayMs);
-        timer.unref();
-        timers.add(timer);
-        return () => {
-          clearTimeout(timer);
-          timers.delete(timer);
-        };
-      },
-      stopSelf: () => {
-        const activation = this.#activations.get(id);
-        if (activation?.timers === timers) queueMicrotask(() => void this.#stopWhenIdle(id, activation));
-      },
-      evictSelf: () => {
-        const activation = this.#activations.get(id);
-        if (activation?.timers === timers) this.#evict(id, activation);
-      },
-    };
+  /** The activation `ctx` belongs to, unless it stopped (a later one under its id is another actor). */
+  #current(ctx: ActivationContext): Activation | undefined {
+    const activation = this.#find(ctx.kind, ctx.key);
+    return activation?.ctx === ctx ? activation : undefined;
   }
 
   async #stopWhenIdle(id: string, activation: Activation): Promise<void> {
@@ -273,10 +274,9 @@ export class ActorHost {
   async #stop(id: string, activation: Activation): Promise<void> {
     // Removed synchronously, so a message arriving now starts a fresh activation from storage
     // (write-through means storage already holds everything this one acknowledged).
-    this.#activations.delete(id);
+    this.#forget(activation);
     activation.state = 'stopping';
-    for (const timer of activation.timers) clearTimeout(timer);
-    activation.timers.clear();
+    activation.ctx.clearTimers();
     try {
       await activation.actor.deactivate();
     } catch (error) {

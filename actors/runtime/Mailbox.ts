@@ -1,5 +1,6 @@
 import { ActorOverloadedError } from '../../src/domain/errors.js';
 import { secondsSince, type HistogramHandle } from '../../src/domain/Metrics.js';
+import { currentTrace, type TraceContext } from '../../src/tracing/traceScope.js';
 
 interface Letter<M, R> {
   readonly message: M;
@@ -7,6 +8,8 @@ interface Letter<M, R> {
   readonly reject: ((error: unknown) => void) | undefined;
   /** performance.now() when queued, for a sampled letter; 0 otherwise. */
   readonly queuedAtMs: number;
+  /** The trace the letter was sent in, resumed by its turn; undefined while tracing is off. */
+  readonly trace: TraceContext | undefined;
 }
 
 /**
@@ -20,17 +23,22 @@ let lettersQueued = 0;
  * A bounded, serial mailbox: one turn at a time, in arrival order. The only concurrency primitive
  * actors use. A full mailbox refuses at once (ActorOverloadedError) instead of queueing without bound.
  */
-export class Mailbox<M, R> {
+export class Mailbox<M, R, O = undefined> {
   readonly #queue: Letter<M, R>[] = [];
   #head = 0;
   #draining = false;
 
+  /**
+   * `turn` and `onTellError` get `owner` too: a host shares one of each among all its mailboxes, instead of
+   * two closures per actor over its activation (issue 15 §3: an idle session is two activations).
+   */
   constructor(
-    private readonly turn: (message: M) => Promise<R>,
+    private readonly turn: (message: M, trace: TraceContext | undefined, owner: O) => Promise<R>,
     private readonly capacity: number,
-    private readonly onTellError: (error: unknown, message: M) => void,
+    private readonly onTellError: (error: unknown, message: M, owner: O) => void,
     /** Time sampled letters waited before their turn began (seconds). */
     private readonly waitSeconds?: HistogramHandle,
+    private readonly owner?: O,
   ) {}
 
   /** Messages waiting, not counting the one in its turn. */
@@ -47,7 +55,7 @@ export class Mailbox<M, R> {
   ask(message: M): Promise<R> {
     if (this.size >= this.capacity) return Promise.reject(new ActorOverloadedError());
     return new Promise<R>((resolve, reject) => {
-      this.#queue.push({ message, resolve, reject, queuedAtMs: this.#stamp() });
+      this.#queue.push({ message, resolve, reject, queuedAtMs: this.#stamp(), trace: currentTrace() });
       this.#kick();
     });
   }
@@ -55,7 +63,13 @@ export class Mailbox<M, R> {
   /** Queues a one-way message; a failure of its turn goes to `onTellError`. */
   tell(message: M): void {
     if (this.size >= this.capacity) throw new ActorOverloadedError();
-    this.#queue.push({ message, resolve: undefined, reject: undefined, queuedAtMs: this.#stamp() });
+    this.#queue.push({
+      message,
+      resolve: undefined,
+      reject: undefined,
+      queuedAtMs: this.#stamp(),
+      trace: currentTrace(),
+    });
     this.#kick();
   }
 
@@ -90,11 +104,11 @@ export class Mailbox<M, R> {
       }
       if (letter.queuedAtMs > 0) this.waitSeconds?.observe(secondsSince(letter.queuedAtMs));
       try {
-        const reply = await this.turn(letter.message);
+        const reply = await this.turn(letter.message, letter.trace, this.owner as O);
         letter.resolve?.(reply);
       } catch (error) {
         if (letter.reject) letter.reject(error);
-        else this.onTellError(error, letter.message);
+        else this.onTellError(error, letter.message, this.owner as O);
       }
     }
     this.#queue.length = 0;

@@ -33,7 +33,20 @@ export function withContext<Command extends OneofCase, Inner, Outer, Reply>(
   enter: (outer: Outer) => Inner | Promise<Inner>,
 ): HandlerTable<Command, Outer, Reply> {
   const entries = Object.entries<Handler<Inner, never, Reply>>(table).map(([name, handler]) => {
-    const lifted = async (outer: Outer, payload: never): Promise<Reply> => handler(await enter(outer), payload);
+    // Not an async function: a context already at hand goes to the handler in the same call, without a frame
+    // awaiting `enter` and another resolving with the handler's promise (a message create runs through
+    // several such layers). A throw still comes back as a rejection.
+    const lifted = (outer: Outer, payload: never): Promise<Reply> => {
+      try {
+        const inner = enter(outer);
+        return inner instanceof Promise
+          ? inner.then((entered: Inner) => handler(entered, payload))
+          : Promise.resolve(handler(inner, payload));
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what was thrown, as an async function rejects
+        return Promise.reject(error);
+      }
+    };
     return [name, lifted] as const;
   });
   // Same keys, each handler taking the same payload as before: only the context type changed.
@@ -58,14 +71,21 @@ export function assertNever(command: never): never {
  * its `$case`, and `HandlerTable` pairs that key with the handler of exactly that payload type. The
  * lookup takes own keys only, so a peer's `$case` such as `toString` finds no inherited function.
  */
-export async function dispatch<Command extends OneofCase, Ctx, Reply>(
+export function dispatch<Command extends OneofCase, Ctx, Reply>(
   table: HandlerTable<Command, Ctx, Reply>,
   ctx: Ctx,
   command: Command | undefined,
 ): Promise<Reply> {
-  const name = command?.$case;
-  const handlers = table as Readonly<Record<string, Handler<Ctx, unknown, Reply> | undefined>>;
-  const handler = name !== undefined && Object.hasOwn(handlers, name) ? handlers[name] : undefined;
-  if (command === undefined || name === undefined || handler === undefined) return assertNever(command as never);
-  return handler(ctx, (command as unknown as Readonly<Record<string, unknown>>)[name]);
+  // Not an async function (one frame and one resolution less per command), so throws become rejections here.
+  try {
+    const name = command?.$case;
+    const handlers = table as Readonly<Record<string, Handler<Ctx, unknown, Reply> | undefined>>;
+    const handler = name !== undefined && Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+    if (command === undefined || name === undefined || handler === undefined) return assertNever(command as never);
+    const reply = handler(ctx, (command as unknown as Readonly<Record<string, unknown>>)[name]);
+    return reply instanceof Promise ? reply : Promise.resolve(reply);
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what was thrown, as an async function rejects
+    return Promise.reject(error);
+  }
 }

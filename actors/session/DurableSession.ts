@@ -19,6 +19,8 @@ export interface DurableSessionOptions {
 /**
  * The state of one Session actor and its copy in the SessionStore: identity, socket, guilds, status,
  * the journal of numbered frames, the resume window and the keep-alive of a quiet attached session.
+ * An attached session has no timer of its own: the edge holding its socket checks the attachment about once
+ * per heartbeat interval (its one sweep of sockets), and that check extends the stored copy when due.
  * Frames reach the socket only once written (`deliver`), and the record is written after the frames
  * (`persist`), so the stored seq never runs ahead of the stored frames. Used inside turns only.
  */
@@ -31,7 +33,8 @@ export class DurableSession {
   detachedAt: number | undefined;
   readonly journal: SessionJournal;
   #cancelExpiry: (() => void) | undefined;
-  #cancelKeepAlive: (() => void) | undefined;
+  /** When the stored copy's ttl was last extended (created or touched). */
+  #touchedAt = 0;
 
   constructor(
     private readonly ctx: ActorContext,
@@ -63,6 +66,7 @@ export class DurableSession {
     await this.store.save(this.ctx.key, record, this.ttlMs());
     this.journal.noteSaved(1, 1);
     await this.journal.flush(this.ttlMs());
+    this.#touchedAt = this.ctx.clock.now();
   }
 
   /** Writes pending frames, then the record. */
@@ -121,6 +125,17 @@ export class DurableSession {
     );
   }
 
+  /** True when `deliverNow` may be used: the store applies writes on call, so there is nothing to wait for. */
+  get deliversNow(): boolean {
+    return this.journal.flushesOnCall;
+  }
+
+  /** `deliver` without a wait (only when `deliversNow`): writes the frames, then pushes them, in one step. */
+  deliverNow(frames: readonly string[]): void {
+    this.journal.flushNow(this.ttlMs());
+    this.push(frames);
+  }
+
   /**
    * The store did not take the frames: they stay in the journal, but the socket must not have them.
    * The client is asked to reconnect; its Resume writes them again (or fails, and it identifies anew).
@@ -137,20 +152,18 @@ export class DurableSession {
     if (socket && frames.length > 0) this.ctx.pushFrames(socket.nodeId, socket.socketId, frames);
   }
 
-  /** Attaches a socket (Identify, Resume): the window stops, the keep-alive starts. */
+  /** Attaches a socket (Identify, Resume): the window stops; the edge's checks keep the session stored. */
   attach(socket: SocketAddress | undefined): void {
     this.socket = socket;
     this.detachedAt = undefined;
     this.#cancelExpiry?.();
     this.#cancelExpiry = undefined;
-    this.#armKeepAlive();
   }
 
   /** Detached since `at`: the session ends (an `expire` to itself) once the resume window from then passed. */
   detach(at: number): void {
     this.socket = undefined;
     this.detachedAt = at;
-    this.#cancelKeepAlive?.();
     this.#cancelExpiry?.();
     const left = Math.max(0, at + this.options.resumeWindowMs - this.ctx.clock.now());
     this.#cancelExpiry = this.ctx.tellSelfAfter(left, {
@@ -178,19 +191,23 @@ export class DurableSession {
   }
 
   /**
-   * A client heartbeats on `socket`: when this session pushes elsewhere (or nowhere), the request to
-   * reconnect that its socket should have had was lost (its edge was unreachable when this session was
-   * taken over), so it is asked again; without this the client would wait on a silent socket forever.
+   * A client heartbeats on `socket` (the edge checks about once per heartbeat interval): when this session
+   * pushes elsewhere (or nowhere), the request to reconnect that its socket should have had was lost (its
+   * edge was unreachable when this session was taken over), so it is asked again; without this the client
+   * would wait on a silent socket forever. When it is this session's socket, the check is its keep-alive.
    */
   reattachIfMoved(socket: SocketAddress): Promise<void> {
-    if (this.socket?.socketId !== socket.socketId || this.socket.nodeId !== socket.nodeId) this.closeSocket(socket);
-    return Promise.resolve();
+    if (this.socket?.socketId !== socket.socketId || this.socket.nodeId !== socket.nodeId) {
+      this.closeSocket(socket);
+      return Promise.resolve();
+    }
+    return this.ctx.clock.now() - this.#touchedAt >= this.#keepAliveMs() ? this.keepAlive() : Promise.resolve();
   }
 
-  /** A `heartbeat` to itself: extends the stored session while a socket is attached. */
+  /** Extends the stored session while a socket is attached (also a socket-less `heartbeat`, as older nodes sent). */
   async keepAlive(): Promise<void> {
     if (!this.socket) return;
-    this.#armKeepAlive();
+    this.#touchedAt = this.ctx.clock.now();
     await this.store.touch(this.ctx.key, this.ttlMs()).catch((error: unknown) => {
       this.ctx.log.warn('session_write_failed', { err: toAppError(error).message });
     });
@@ -222,7 +239,6 @@ export class DurableSession {
   /** Stops the timers (the session ends or stops). */
   stopTimers(): void {
     this.#cancelExpiry?.();
-    this.#cancelKeepAlive?.();
   }
 
   /** Forgets the session in the store (it ended); its ttl would otherwise. */
@@ -239,24 +255,20 @@ export class DurableSession {
 
   /**
    * How long the store keeps the session from now: the resume window, counted from the detach if any.
-   * An attached session is kept a keep-alive period longer: if its node dies right before a keep-alive,
-   * the record still outlives a whole resume window, for the client's Resume or a take-over.
+   * An attached session is kept two windows: its keep-alive comes with the first edge check a quarter of a
+   * window after the last (checks come under three heartbeat intervals apart: one, plus the most a zombie
+   * socket lasts), so if its node dies right before one, the record still outlives a whole resume window, for
+   * the client's Resume or a take-over, while three heartbeat intervals fit in three quarters of a window
+   * (124 s in 135 s by default).
    */
   ttlMs(): number {
-    if (this.socket) return this.options.resumeWindowMs + this.#keepAliveMs();
+    if (this.socket) return 2 * this.options.resumeWindowMs;
     if (this.detachedAt === undefined) return this.options.resumeWindowMs;
     return Math.max(1, this.detachedAt + this.options.resumeWindowMs - this.ctx.clock.now());
   }
 
-  #armKeepAlive(): void {
-    this.#cancelKeepAlive?.();
-    this.#cancelKeepAlive = this.ctx.tellSelfAfter(this.#keepAliveMs(), {
-      command: { $case: 'heartbeat', heartbeat: { seq: '0' } },
-    });
-  }
-
-  /** How often an attached session extends its stored copy. */
+  /** How long after the last extension an edge check extends an attached session's stored copy again. */
   #keepAliveMs(): number {
-    return Math.max(1, Math.floor(this.options.resumeWindowMs / 2));
+    return Math.max(1, Math.floor(this.options.resumeWindowMs / 4));
   }
 }

@@ -1,7 +1,7 @@
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { Detach, Identify, Resume, SessionCommand, SessionReply } from '../../proto/gen/chorus/v1/session.js';
 import { ConflictError, ServiceUnavailableError, toAppError, UnknownEntityError } from '../../src/domain/errors.js';
-import { allowsDispatch, dataSeenBy, GatewayIntent, hasIntent } from '../../src/domain/intents.js';
+import { GatewayIntent, hasIntent } from '../../src/domain/intents.js';
 import { Actor } from '../runtime/Actor.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import { dispatch, withContext, type HandlerTable } from '../runtime/commandTable.js';
@@ -10,7 +10,8 @@ import { authenticate, authenticateResume, type Authenticated } from './authenti
 import { refreshMemberList, serveClientOp, type SessionPort } from './clientOps.js';
 import { sessionPort } from './sessionPort.js';
 import { DurableSession } from './DurableSession.js';
-import { subscribeToGuild } from './guildQueries.js';
+import type { SessionOptions } from './sessionOptions.js';
+import { subscribeToGuild, type SubscribedGuild } from './guildQueries.js';
 import { identifyReady } from './identifyReady.js';
 import { presenceStatus } from './readyPayload.js';
 import { SessionPresenceLink } from './sessionPresence.js';
@@ -19,22 +20,10 @@ import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
 import { identityAt, type Identity } from './sessionRecord.js';
 import { isOnShard } from './sessionFilters.js';
 import { dispatchFrame } from './sessionFrames.js';
+import { dispatchInTurn, dispatchNow } from './sessionDispatch.js';
 import { NO_USER_EXTRAS, userExtras } from './userExtras.js';
 import { guildCreateJson } from './userGuild.js';
 import { noVoiceEndpoint, voiceServerAfterMove } from './sessionVoice.js';
-
-/** Options of a Session actor: the gateway's resume settings plus what token checks and READY need. */
-export interface SessionOptions {
-  /** How long a session without a socket waits for a Resume before it ends. */
-  readonly resumeWindowMs: number;
-  /** Dispatch frames kept for replay. */
-  readonly resumeBufferSize: number;
-  readonly tokenSecret: string;
-  /** READY.resume_gateway_url. */
-  readonly gatewayUrl: string;
-  /** VOICE_SERVER_UPDATE.endpoint for a voice channel: its voice service's `host:port` (unset: 127.0.0.1:0). */
-  readonly voiceEndpointOf?: (channelId: string) => string;
-}
 
 type SessionCase = NonNullable<SessionCommand['command']>;
 /** Commands served by an identified session (every one but identify). */
@@ -165,12 +154,12 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     ]);
     const guildIds = onShard.filter((_, index) => subscribed[index] !== undefined);
     this.#presence.identified(this.ctx, identity.userId, auth.caller.bot, command);
-    const guildJsons = subscribed.filter((json): json is string => json !== undefined);
+    const guilds = subscribed.filter((guild): guild is SubscribedGuild => guild !== undefined);
     const { ready, supplemental } = identifyReady(command, auth, {
       sessionId: this.ctx.key,
       gatewayUrl: this.options.gatewayUrl,
       identity,
-      guilds: { guildIds, guildJsons },
+      guilds: { guildIds, subscribed: guilds },
       extras: extras ?? NO_USER_EXTRAS,
       status: this.#s.status,
     });
@@ -178,7 +167,7 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
     const frames = [dispatchFrame('READY', this.#s.journal.start(), ready)];
     if (supplemental !== undefined) frames.push(this.#s.journal.record('READY_SUPPLEMENTAL', supplemental));
     if (auth.caller.bot && hasIntent(identity.intents, GatewayIntent.GUILDS)) {
-      for (const json of guildJsons) frames.push(this.#s.journal.record('GUILD_CREATE', json));
+      for (const { json } of guilds) frames.push(this.#s.journal.record('GUILD_CREATE', json));
     }
     try {
       await this.#s.create(identity);
@@ -227,10 +216,15 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   }
 
   #dispatch(identity: Identity, event: DispatchEvent): Promise<SessionReply> {
-    if (!allowsDispatch(identity.intents, event.intent)) return Promise.resolve(EMPTY);
-    const data = dataSeenBy(identity.caller.bot, identity.intents, identity.userId, event);
-    const delivered = this.#s.deliver([this.#s.journal.record(event.event, data)], EMPTY);
-    return this.#memberLists.after(event, delivered, (id) => this.#clientOp(identity, refreshMemberList(id)));
+    const target = { session: this.#s, memberLists: this.#memberLists, identity };
+    return dispatchInTurn(target, event, EMPTY, (id) => this.#clientOp(identity, refreshMemberList(id)));
+  }
+
+  /** A fan-out's dispatch to this idle session, delivered at once when nothing needs a wait (sessionDispatch). */
+  override serveNow({ command }: SessionCommand): boolean {
+    const identity = this.#s.identity;
+    if (command?.$case !== 'dispatch' || !identity || this.#ended) return false;
+    return dispatchNow({ session: this.#s, memberLists: this.#memberLists, identity }, command.dispatch);
   }
 
   /** Runs a client op, or work like one, with the session's port; then delivers what it emitted. */
@@ -252,10 +246,10 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
 
   async #join(identity: Identity, guildId: string): Promise<void> {
     if (this.#s.guilds.has(guildId) || !isOnShard(guildId, identity.shardId, identity.shardCount)) return;
-    const json = await this.#subscribe(identity, guildId);
-    if (json === undefined) return;
+    const guild = await this.#subscribe(identity, guildId);
+    if (guild === undefined) return;
     const guildCreate = hasIntent(identity.intents, GatewayIntent.GUILDS);
-    const frames = guildCreate ? [this.#s.journal.record('GUILD_CREATE', guildCreateJson(identity, json))] : [];
+    const frames = guildCreate ? [this.#s.journal.record('GUILD_CREATE', guildCreateJson(identity, guild.json))] : [];
     try {
       await this.#s.persist();
     } catch (error) {
@@ -281,10 +275,10 @@ export class SessionActor extends Actor<SessionCommand, SessionReply> {
   }
 
   /** Subscribes to one guild; its GUILD_CREATE payload, or undefined when the guild refused or failed. */
-  async #subscribe(identity: Identity, guildId: string): Promise<string | undefined> {
-    const json = await subscribeToGuild(this.ctx, guildId, identity.userId, identity.intentsText);
-    if (json !== undefined) this.#s.guilds.add(guildId);
-    return json;
+  async #subscribe(identity: Identity, guildId: string): Promise<SubscribedGuild | undefined> {
+    const guild = await subscribeToGuild(this.ctx, guildId, identity.userId, identity.intentsText);
+    if (guild !== undefined) this.#s.guilds.add(guildId);
+    return guild;
   }
 
   /** Ends the session: leaves its guilds and its user, forgets it in the store, then stops. */

@@ -112,19 +112,18 @@ export class SessionJournal {
    */
   flushThen<T>(ttlMs: number, written: () => T, failed: (error: unknown) => T): Promise<T> {
     if (!this.dirty) return Promise.resolve(written());
+    if (this.flushesOnCall) {
+      // Applied already (an in-process store): go on now rather than a turn of the event loop later,
+      // so a fan-out's first frames leave before its last sessions wrote theirs.
+      this.flushNow(ttlMs);
+      return Promise.resolve(written());
+    }
     const frames = this.#unsaved;
     const seq = this.#seq;
     const floor = this.#buffer.floor;
     this.#unsaved = [];
     const after = this.#storedSeq;
     const write = this.store.addFrames(this.sessionId, frames, { seq, floor, maxFrames: this.maxFrames, ttlMs, after });
-    if (this.store.writesApplyOnCall) {
-      // Applied already (an in-process store): go on now rather than a turn of the event loop later,
-      // so a fan-out's first frames leave before its last sessions wrote theirs.
-      write.catch(this.refusedLate);
-      this.#saved(seq, floor);
-      return Promise.resolve(written());
-    }
     return write.then(
       () => {
         this.#saved(seq, floor);
@@ -135,6 +134,27 @@ export class SessionJournal {
         return failed(error);
       },
     );
+  }
+
+  /** True when the store applies a write before its call returns (in this process): `flushNow` may be used. */
+  get flushesOnCall(): boolean {
+    return this.store.writesApplyOnCall === true;
+  }
+
+  /**
+   * Writes what is not written yet, applied before this returns (only when `flushesOnCall`): a fan-out
+   * journals and pushes a session's frame in one step, with no promise to wait for. A refusal (another
+   * activation wrote the session) is reported to `refusedLate`.
+   */
+  flushNow(ttlMs: number): void {
+    if (!this.dirty) return;
+    const frames = this.#unsaved;
+    const seq = this.#seq;
+    const floor = this.#buffer.floor;
+    this.#unsaved = [];
+    const progress = { seq, floor, maxFrames: this.maxFrames, ttlMs, after: this.#storedSeq };
+    this.store.addFrames(this.sessionId, frames, progress).catch(this.refusedLate);
+    this.#saved(seq, floor);
   }
 
   #saved(seq: number, floor: number): void {

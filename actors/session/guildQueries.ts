@@ -87,6 +87,12 @@ export async function getGuildMember(
   }
 }
 
+/** A guild a session subscribed to: its GUILD_CREATE payload, and the session user's own member ('' when not apart). */
+export interface SubscribedGuild {
+  readonly json: string;
+  readonly ownMemberJson: string;
+}
+
 /**
  * Subscribes a session to a guild's dispatches; the GUILD_CREATE payload, or undefined (logged) when
  * the guild refuses or fails, so one broken guild does not keep a session from READY.
@@ -96,12 +102,17 @@ export async function subscribeToGuild(
   guildId: string,
   userId: string,
   intents: string,
-): Promise<string | undefined> {
+): Promise<SubscribedGuild | undefined> {
   try {
     const reply = await ctx.ask('guild', guildId, {
       command: { $case: 'subscribe', subscribe: { sessionId: ctx.key, userId, intents } },
     });
-    return reply.reply?.$case === 'json' ? reply.reply.json.json : undefined;
+    const answer = reply.reply;
+    if (answer?.$case === 'subscribed') {
+      return { json: answer.subscribed.guildJson, ownMemberJson: answer.subscribed.ownMemberJson };
+    }
+    // A peer from before the own member came apart.
+    return answer?.$case === 'json' ? { json: answer.json.json, ownMemberJson: '' } : undefined;
   } catch (error) {
     ctx.log.warn('session_subscribe_failed', { guild: guildId, err: toAppError(error).message });
     return undefined;

@@ -30,15 +30,17 @@ interface StampedRow extends ListRow {
  * of the windows instead when that is smaller or when row shifts below a window would land wrongly.
  */
 export class MemberListWatch {
-  readonly #lists = new Map<string, SentList>();
+  /** Made with the first op 14: most sessions never send one (an empty Map is about 280 bytes per session). */
+  #lists: Map<string, SentList> | undefined;
 
   /** The op 14 answer, a SYNC of `ranges`, remembered as what the client now shows of the guild's list. */
   sync(guildId: string, ranges: readonly ListRange[], list: MemberList): string {
     const windows = listWindows(ranges);
     const rows = windows.map((window) => windowRows(list, window).map(keyAndStamp));
-    this.#lists.delete(guildId);
-    this.#lists.set(guildId, { windows, rows, length: list.length, counts: countsOf(list) });
-    if (this.#lists.size > MAX_WATCHED) this.#lists.delete(this.#lists.keys().next().value ?? '');
+    const lists = (this.#lists ??= new Map());
+    lists.delete(guildId);
+    lists.set(guildId, { windows, rows, length: list.length, counts: countsOf(list) });
+    if (lists.size > MAX_WATCHED) lists.delete(lists.keys().next().value ?? '');
     return listUpdateJson(guildId, list, syncOps(list, windows));
   }
 
@@ -47,7 +49,7 @@ export class MemberListWatch {
    * sent; undefined when the session does not follow the guild's list or nothing it shows changed.
    */
   move(guildId: string, list: MemberList): string | undefined {
-    const sent = this.#lists.get(guildId);
+    const sent = this.#lists?.get(guildId);
     if (!sent) return undefined;
     const fresh = sent.windows.map((window) => windowRows(list, window));
     const ops = rowOps(sent, fresh, list.length);
@@ -61,7 +63,7 @@ export class MemberListWatch {
 
   /** Stops following a guild's list (the session left the guild). */
   forget(guildId: string): void {
-    this.#lists.delete(guildId);
+    this.#lists?.delete(guildId);
   }
 
   /**
@@ -81,7 +83,8 @@ export class MemberListWatch {
 
   /** The guild whose followed list `event` moved, or undefined when it moved none this session follows. */
   movedBy(event: DispatchEvent): string | undefined {
-    if (this.#lists.size === 0 || !LIST_MOVERS.has(event.event)) return undefined;
+    const lists = this.#lists;
+    if (lists === undefined || lists.size === 0 || !LIST_MOVERS.has(event.event)) return undefined;
     let data: unknown;
     try {
       data = parseJson(event.dataJson);
@@ -89,7 +92,7 @@ export class MemberListWatch {
       return undefined;
     }
     const guildId = isJsonObject(data) ? data['guild_id'] : undefined;
-    return typeof guildId === 'string' && this.#lists.has(guildId) ? guildId : undefined;
+    return typeof guildId === 'string' && lists.has(guildId) ? guildId : undefined;
   }
 }
 

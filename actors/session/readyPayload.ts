@@ -19,6 +19,8 @@ export interface ReadyInput {
   readonly guildIds: readonly string[];
   /** Their GUILD_CREATE payloads (user accounts get them inline; bots get stubs then GUILD_CREATEs). */
   readonly guildJsons: readonly string[];
+  /** The user's own member in each of them as the Guild serialized it apart ('' when it did not). */
+  readonly ownMemberJsons?: readonly string[];
   readonly privateChannelsJson: string;
   readonly relationshipsJson: string;
   readonly userSettingsJson: string;
@@ -56,10 +58,8 @@ function clientInfo(propertiesJson: string): { client: string; os: string; versi
  * clients read it.
  */
 export function readyPayloads(input: ReadyInput): ReadyPayloads {
-  const user = parseJson(input.userJson);
+  // `v` and `user` come first, spliced in by withUser.
   const common: Record<string, unknown> = {
-    v: input.version,
-    user,
     session_id: input.sessionId,
     resume_gateway_url: input.resumeGatewayUrl,
     session_type: 'normal',
@@ -86,13 +86,15 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
       application: { id: input.applicationId, flags: 0 },
       guilds: input.guildIds.map((id) => ({ id, unavailable: true })),
     });
-    return { ready: JSON.stringify(common), supplemental: undefined };
+    return { ready: withUser(input, JSON.stringify(common)), supplemental: undefined };
   }
   const shape = readyShape(input.capabilities);
-  const { fields, supplemental } = userReady({
+  const { fields, supplemental, userSettingsJson } = userReady({
     userId: input.userId,
     shape,
+    guildIds: input.guildIds,
     guildJsons: input.guildJsons,
+    ownMemberJsons: input.ownMemberJsons, // no spread: keys after one take V8's slow path
     privateChannelsJson: input.privateChannelsJson,
     relationshipsJson: input.relationshipsJson,
     userSettingsJson: input.userSettingsJson,
@@ -112,9 +114,15 @@ export function readyPayloads(input: ReadyInput): ReadyPayloads {
     tutorial: null,
     api_code_version: 0,
   });
-  const head = JSON.stringify(common);
-  const ready = guildsVerbatim(shape) ? `${head.slice(0, -1)},"guilds":[${input.guildJsons.join(',')}]}` : head;
-  return { ready, supplemental: supplemental && JSON.stringify(supplemental) };
+  // The JSON the owning actors serialized goes in as it is, not parsed and serialized again per identify.
+  const guilds = guildsVerbatim(shape) ? `,"guilds":[${input.guildJsons.join(',')}]` : '';
+  const ready = `${JSON.stringify(common).slice(0, -1)},"user_settings":${userSettingsJson}${guilds}}`;
+  return { ready: withUser(input, ready), supplemental: supplemental && JSON.stringify(supplemental) };
+}
+
+/** READY's object text with `v` and the private user (as the User actor serialized it) put first. */
+function withUser(input: ReadyInput, objectText: string): string {
+  return `{"v":${JSON.stringify(input.version)},"user":${input.userJson},${objectText.slice(1)}`;
 }
 
 /** The status in Identify.presence, 'online' when absent or not a status. */

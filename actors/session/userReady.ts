@@ -1,14 +1,18 @@
 import type { ReadyShape } from './capabilities.js';
-import { mergedPresences, splitMembers, userGuild, type JsonObject } from './userGuild.js';
+import { mergedMember, mergedPresences, splitMembers, userGuild, type JsonObject } from './userGuild.js';
 import { userSettingsProto } from './userSettingsProto.js';
-import { parseJson } from '../../src/domain/jsonValue.js';
+import { parseJson, parseJsonObject } from '../../src/domain/jsonValue.js';
 
 /** What a user account's READY is made of besides the session fields, as the owning actors serialized it. */
 export interface UserReadyParts {
   readonly userId: string;
   readonly shape: ReadyShape;
-  /** The GUILD_CREATE payloads of the session's guilds, in READY order. */
+  /** The session's guilds, in READY order. */
+  readonly guildIds: readonly string[];
+  /** Their GUILD_CREATE payloads. */
   readonly guildJsons: readonly string[];
+  /** The user's own member in each, as the Guild serialized it apart ('' or absent: read it from the guild). */
+  readonly ownMemberJsons?: readonly string[] | undefined;
   readonly privateChannelsJson: string;
   readonly relationshipsJson: string;
   readonly userSettingsJson: string;
@@ -23,6 +27,8 @@ export interface UserReadyParts {
 export interface UserReady {
   readonly fields: JsonObject;
   readonly supplemental: JsonObject | undefined;
+  /** READY's `user_settings` as the User actor serialized it, to splice in (`fields` leaves it out). */
+  readonly userSettingsJson: string;
 }
 
 interface UserJson extends JsonObject {
@@ -61,6 +67,17 @@ export function guildsVerbatim(shape: ReadyShape): boolean {
 }
 
 /**
+ * merged_members as READY lists it when the guilds go verbatim (only the user's own member, see userReady)
+ * and every Guild sent that member apart; undefined otherwise (it is read from the parsed guilds).
+ */
+function ownMembers(parts: UserReadyParts): JsonObject[][] | undefined {
+  const jsons = parts.ownMemberJsons;
+  if (!guildsVerbatim(parts.shape) || jsons?.length !== parts.guildJsons.length) return undefined;
+  if (parts.guildIds.length !== jsons.length || jsons.some((json) => json === '')) return undefined;
+  return jsons.map((json, index) => [mergedMember(parseJsonObject(json), parts.guildIds[index] ?? '')]);
+}
+
+/**
  * READY's user-account fields shaped by the client's capabilities. DEDUPE_USER_OBJECTS adds the id
  * references Discord's client reads (`recipient_ids`, `user_id`) while keeping the embedded objects the
  * web clients read (Jank Client and Spacebar's client send the bit but read `recipients`, `user` and
@@ -70,13 +87,14 @@ export function guildsVerbatim(shape: ReadyShape): boolean {
 export function userReady(parts: UserReadyParts): UserReady {
   const { shape, userId } = parts;
   const users = new UserList(userId);
-  const guilds = parts.guildJsons.map((json) => parseJson(json) as JsonObject);
+  const own = ownMembers(parts);
+  // Guilds spliced in verbatim with their own members apart need no parse (tens of KB per guild per identify).
+  const guilds = own === undefined ? parts.guildJsons.map((json) => parseJson(json) as JsonObject) : [];
   // Other members go to merged_members only with DEDUPE_USER_OBJECTS (in READY or its supplement).
   const members = guilds.map((guild) => splitMembers(guild, userId, shape.dedupeUsers));
   // Prioritized: only the user's own member now; without DEDUPE the guilds carry their members inline.
-  const readyMembers = members.map(({ own, others }) =>
-    shape.dedupeUsers && !shape.prioritized ? [...own, ...others] : own,
-  );
+  const readyMembers =
+    own ?? members.map(({ own, others }) => (shape.dedupeUsers && !shape.prioritized ? [...own, ...others] : own));
   for (const list of readyMembers) for (const member of list) users.add(member['user']);
 
   const privateChannels = objects(parseJson(parts.privateChannelsJson)).map((channel) => {
@@ -87,9 +105,8 @@ export function userReady(parts: UserReadyParts): UserReady {
     const id = users.add(relationship['user']);
     return shape.dedupeUsers && id !== undefined ? { ...relationship, user_id: id } : relationship;
   });
-  const settings = parseJson(parts.userSettingsJson) as JsonObject;
   // Only guilds READY lists: Jank Client looks each entry's guild up and fails on one it lacks.
-  const guildIds = new Set(guilds.map((guild) => guild['id']));
+  const guildIds = new Set<unknown>(own === undefined ? guilds.map((guild) => guild['id']) : parts.guildIds);
   const guildSettings = objects(parseJson(parts.guildSettingsJson)).filter((entry) => guildIds.has(entry['guild_id']));
 
   const friends = objects(parseJson(parts.friendPresencesJson ?? '[]'));
@@ -104,15 +121,18 @@ export function userReady(parts: UserReadyParts): UserReady {
     merged_members: readyMembers,
     read_state: versioned(objects(parseJson(parts.readStatesJson)), shape.versionedReadStates),
     user_guild_settings: versioned(guildSettings, shape.versionedGuildSettings),
-    user_settings: settings,
   };
-  if (shape.settingsProto) fields['user_settings_proto'] = userSettingsProto(settings);
+  // Parsed only for the proto form: READY carries the JSON as it is (see readyPayloads).
+  if (shape.settingsProto) {
+    fields['user_settings_proto'] = userSettingsProto(parseJson(parts.userSettingsJson) as JsonObject);
+  }
+  const userSettingsJson = parts.userSettingsJson;
   if (shape.dedupeUsers)
     fields['merged_presences'] = {
       guilds: guilds.map((guild) => mergedPresences(guild, parts.userId)),
       friends: mergedFriends,
     };
-  if (!shape.prioritized) return { fields, supplemental: undefined };
+  if (!shape.prioritized) return { fields, supplemental: undefined, userSettingsJson };
   const supplemental: JsonObject = {
     guilds: guilds.map((guild) => ({
       id: guild['id'],
@@ -126,5 +146,5 @@ export function userReady(parts: UserReadyParts): UserReady {
     disclose: [],
     game_invites: [],
   };
-  return { fields, supplemental };
+  return { fields, supplemental, userSettingsJson };
 }

@@ -28,6 +28,9 @@ function repaired(user: UserRecord | undefined): UserRecord | undefined {
 /** How long own messages and mentions may change read states in memory before they are written. */
 const READ_STATE_FLUSH_MS = 1_000;
 
+/** The revoked tokens of a user who revoked none: one empty set shared, not one per User actor. */
+const NONE_REVOKED: ReadonlySet<string> = new Set();
+
 /**
  * One account (key = user id): authenticates its tokens from memory, owns its settings,
  * relationships, notes, applications and DMs, and fans user-level events out to its sessions.
@@ -36,7 +39,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   #user: UserRecord | undefined;
   /** The private user JSON, serialized once per change (authenticate runs on every request). */
   #userJson = '';
-  #revoked = new Set<string>();
+  #revoked: ReadonlySet<string> = NONE_REVOKED;
   /** For a bot: its application's id (READY.application), looked up once. */
   #applicationId: string | undefined;
   readonly #guildIds = new Set<string>();
@@ -83,11 +86,12 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   static readonly #handlers: HandlerTable<UserCase, UserActor, UserReply> = {
     ...withContext(ACCOUNT_HANDLERS, (actor: UserActor) => actor.#require(false)),
     authenticate: async (actor, request) => {
-      const turn = await actor.#require(true);
-      if (turn.user.bot && actor.#applicationId === undefined) {
-        actor.#applicationId = (await actor.stores.applications.findByBotUser(turn.user.id))?.id;
+      // The record alone: every HTTP request authenticates, and the turn view's closures would go unused.
+      const user = await actor.#requireUser(true);
+      if (user.bot && actor.#applicationId === undefined) {
+        actor.#applicationId = (await actor.stores.applications.findByBotUser(user.id))?.id;
       }
-      return actor.#authenticate(turn, request);
+      return actor.#authenticate(user, request);
     },
     attachSession: async (actor, { sessionId, shardId, intents }) => {
       await actor.#sessions.attach(sessionId, shardId, intents);
@@ -153,12 +157,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
    * actor stops so a stream of bad tokens does not keep it alive.
    */
   async #require(forAuth: boolean): Promise<UserTurn> {
-    if (!this.#user) this.#setUser(repaired(await this.stores.users.get(this.ctx.key)));
-    const user = this.#user;
-    if (!user) {
-      this.ctx.stopSelf();
-      throw forAuth ? new UnauthorizedError() : new UnknownEntityError('user');
-    }
+    const user = await this.#requireUser(forAuth);
     const deleteImages = (keys: readonly string[]) => deleteBlobsAfterCommit(this.blobs, this.ctx.log, keys);
     return {
       ctx: this.ctx,
@@ -185,9 +184,19 @@ export class UserActor extends Actor<UserCommand, UserReply> {
     };
   }
 
+  /** The account's record (see #require); 401 or 404 when there is none. */
+  async #requireUser(forAuth: boolean): Promise<UserRecord> {
+    if (!this.#user) this.#setUser(repaired(await this.stores.users.get(this.ctx.key)));
+    const user = this.#user;
+    if (!user) {
+      this.ctx.stopSelf();
+      throw forAuth ? new UnauthorizedError() : new UnknownEntityError('user');
+    }
+    return user;
+  }
+
   /** Checks a token from memory alone (it runs for every HTTP request): signature, generation, revocation. */
-  #authenticate(turn: UserTurn, request: Authenticate): UserReply {
-    const user = turn.user;
+  #authenticate(user: UserRecord, request: Authenticate): UserReply {
     const claims = verifyToken(this.options.tokenSecret, request.token);
     const valid =
       claims !== undefined &&
@@ -231,6 +240,7 @@ export class UserActor extends Actor<UserCommand, UserReply> {
   #setUser(user: UserRecord | undefined): void {
     this.#user = user;
     this.#userJson = user ? JSON.stringify(privateUser(user)) : '';
-    this.#revoked = new Set(user?.revoked_tokens ?? []);
+    const revoked = user?.revoked_tokens ?? [];
+    this.#revoked = revoked.length === 0 ? NONE_REVOKED : new Set(revoked);
   }
 }

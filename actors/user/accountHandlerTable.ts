@@ -9,6 +9,7 @@ import * as mfa from './mfaHandlers.js';
 import * as oauth from './oauthHandlers.js';
 import * as prefs from './preferenceHandlers.js';
 import * as relations from './relationshipHandlers.js';
+import { setRights } from './rightsHandlers.js';
 import type { UserTurn } from './userTurn.js';
 
 /** Every User actor command case. */
@@ -69,4 +70,5 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountCase, UserTurn, UserReply> = 
   getAuthorize: oauth.getAuthorize,
   authorizeApplication: oauth.authorizeApplication,
   applicationCommands,
+  setRights,
 };

@@ -118,7 +118,11 @@ function themeColors(stored: unknown): UserRecord['theme_colors'] {
 function otherFields(user: UserRecord, known: ReadonlySet<string>): Json {
   const kept: Json = {};
   for (const [key, value] of Object.entries(user)) {
-    if (!known.has(key) && isBoundedJson(value, MAX_UNKNOWN_DEPTH, MAX_UNKNOWN_NODES)) kept[key] = value;
+    // Known fields are repaired apart and scalars are bounded: only unknown objects and arrays are walked.
+    if (known.has(key)) continue;
+    if (typeof value !== 'object' || value === null || isBoundedJson(value, MAX_UNKNOWN_DEPTH, MAX_UNKNOWN_NODES)) {
+      kept[key] = value;
+    }
   }
   return kept;
 }
@@ -145,17 +149,18 @@ const REPAIRED_FIELDS: ReadonlySet<string> = new Set([
  */
 // Nested values of the given record may be changed in place (unknown keys removed) and reused.
 export function repairUserRecord(user: UserRecord): UserRecord {
-  const repaired: UserRecord = {
-    ...(otherFields(user, REPAIRED_FIELDS) as unknown as UserRecord),
-    settings: schemaFields(user.settings, 'UserSettingsSchema'),
-    guild_settings: guildSettings(user.guild_settings),
-    notes: byUserId(user.notes, isNote),
-    relationships: byUserId(user.relationships, isRelationship),
-    revoked_tokens: revokedTokens(user.revoked_tokens),
-    bio: boundedString(user.bio, BIO_MAX_LENGTH, ''),
-    pronouns: boundedString(user.pronouns, PRONOUNS_MAX_LENGTH, ''),
-    locale: boundedString(user.locale, LOCALE_MAX_LENGTH, String(DEFAULT_USER_SETTINGS['locale'])),
-  };
+  // Fields are added one by one after the unknown ones (same key order as a spread): spreading the kept
+  // fields into a new literal took V8's slow clone path, most of a repair's 20 µs on every User activation.
+  const fields = otherFields(user, REPAIRED_FIELDS);
+  fields['settings'] = schemaFields(user.settings, 'UserSettingsSchema');
+  fields['guild_settings'] = guildSettings(user.guild_settings);
+  fields['notes'] = byUserId(user.notes, isNote);
+  fields['relationships'] = byUserId(user.relationships, isRelationship);
+  fields['revoked_tokens'] = revokedTokens(user.revoked_tokens);
+  fields['bio'] = boundedString(user.bio, BIO_MAX_LENGTH, '');
+  fields['pronouns'] = boundedString(user.pronouns, PRONOUNS_MAX_LENGTH, '');
+  fields['locale'] = boundedString(user.locale, LOCALE_MAX_LENGTH, String(DEFAULT_USER_SETTINGS['locale']));
+  const repaired = fields as unknown as UserRecord;
   const codes = backupCodes(user.backup_codes);
   if (codes !== undefined) repaired.backup_codes = codes;
   const colors = themeColors(user.theme_colors);

@@ -183,6 +183,9 @@ export class LeaseKeeper implements ActivationGuard {
    */
   handOff(owns: OwnsActor): number {
     this.#owns = owns;
+    // After a pause the new view may arrive before the renewal timer: a lease that lapsed meanwhile
+    // is lost, not handed off, and is logged so.
+    this.#loseLapsed();
     let moved = 0;
     for (const held of [...this.#held.values()]) {
       if (owns(held.kind, held.key)) continue;
@@ -202,11 +205,7 @@ export class LeaseKeeper implements ActivationGuard {
 
   async #renew(): Promise<void> {
     // Local checks first: after a pause, timers run late and leases may have lapsed meanwhile.
-    const now = this.#clock.now();
-    const detached = this.#detached();
-    for (const held of [...this.#held.values()]) {
-      if (detached || now > held.validUntil) this.#lose(held, detached ? 'detached' : 'expired');
-    }
+    this.#loseLapsed();
     // A lease this node holds for a key it no longer owns would block the owner for good: give it up.
     if (this.#owns) this.handOff(this.#owns);
     const batch = [...this.#held.values()];
@@ -230,6 +229,14 @@ export class LeaseKeeper implements ActivationGuard {
     } catch (error) {
       if (!this.#failing) this.deps.log.warn('lease_renew_failed', { held: batch.length, err: String(error) });
       this.#failing = true;
+    }
+  }
+
+  #loseLapsed(): void {
+    const now = this.#clock.now();
+    const detached = this.#detached();
+    for (const held of [...this.#held.values()]) {
+      if (detached || now > held.validUntil) this.#lose(held, detached ? 'detached' : 'expired');
     }
   }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { Clock } from '../../src/domain/Clock.js';
 import { ServiceUnavailableError } from '../../src/domain/errors.js';
@@ -11,6 +10,7 @@ import {
   type MembershipTable,
   type MembershipView,
 } from './Membership.js';
+import { luaScript as script, runScript, type LuaScript } from './luaScript.js';
 import { TableMembership } from './TableMembership.js';
 import { watchAnnouncements } from './watchAnnouncements.js';
 
@@ -20,15 +20,6 @@ import { watchAnnouncements } from './watchAnnouncements.js';
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- node-redis' own "no modules" defaults
 export type MembershipRedis = RedisClientType<{}, {}, {}, 2>;
-
-interface LuaScript {
-  readonly source: string;
-  readonly sha: string;
-}
-
-function script(source: string): LuaScript {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
 
 const HEARTBEAT = script(
   `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -117,15 +108,8 @@ export class RedisMembershipTable implements MembershipTable {
     );
   }
 
-  /** EVALSHA, with EVAL after a NOSCRIPT (Redis restarted empty): one round trip per call. */
-  async #run(lua: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    const rest = [String(keys.length), ...keys, ...args.map(String)];
-    try {
-      return await this.redis.sendCommand(['EVALSHA', lua.sha, ...rest]);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return this.redis.sendCommand(['EVAL', lua.source, ...rest]);
-    }
+  #run(lua: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return runScript(this.redis, lua, keys, args);
   }
 
   async #call<T>(reply: Promise<T>): Promise<T> {

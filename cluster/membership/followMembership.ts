@@ -22,7 +22,7 @@ export function followMembership(
     const view = membership.current();
     if (view.members.length === 0) return; // an empty ring owns nothing; keep the last usable one
     system.updateRing(new HashRing(view, vnodesPerNode, pins?.current().pins));
-    keeper?.handOff((kind, key) => system.ownerOf(kind, key) === system.nodeId);
+    keeper?.handOff((kind, key) => system.placedHere(kind, key));
   };
   install();
   const unfollowView = membership.onChange(install);

@@ -1,17 +1,8 @@
-import { createHash } from 'node:crypto';
 import { ServiceUnavailableError } from '../../src/domain/errors.js';
 import type { MembershipRedis } from '../membership/RedisMembership.js';
+import { luaScript as script, runScript, type LuaScript } from '../membership/luaScript.js';
 import { watchAnnouncements } from '../membership/watchAnnouncements.js';
 import { assertPin, type PinSet, type PinTable } from './PinTable.js';
-
-interface LuaScript {
-  readonly source: string;
-  readonly sha: string;
-}
-
-function script(source: string): LuaScript {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
 
 // KEYS: pins hash, version. ARGV: known version. Returns {version} while it is the known one (the
 // periodic check costs one small reply), else {version, key1, node1, key2, node2, …}.
@@ -79,16 +70,9 @@ export class RedisPinTable implements PinTable {
     );
   }
 
-  /** EVALSHA, with EVAL after a NOSCRIPT (Redis restarted empty): one round trip per call. */
   async #run(lua: LuaScript, args: readonly (string | number)[]): Promise<unknown> {
-    const rest = [String(this.#keys.length), ...this.#keys, ...args.map(String)];
     try {
-      try {
-        return await this.redis.sendCommand(['EVALSHA', lua.sha, ...rest]);
-      } catch (error) {
-        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return await this.redis.sendCommand(['EVAL', lua.source, ...rest]);
-      }
+      return await runScript(this.redis, lua, this.#keys, args);
     } catch (error) {
       throw new ServiceUnavailableError(`Pin table unavailable: ${messageOf(error)}`);
     }

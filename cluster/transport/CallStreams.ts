@@ -1,6 +1,7 @@
 import { Metadata, status, type ClientDuplexStream, type StatusObject } from '@grpc/grpc-js';
 import type { Call, CallBatch, Reply, Result, ResultBatch } from '../../proto/gen/chorus/v1/node.js';
 import type { AppError } from '../../src/domain/errors.js';
+import type { TraceHeaders } from '../../src/tracing/traceScope.js';
 import { decodeAppError, fromServiceError } from './errorCodec.js';
 import type { GrpcClientPool } from './GrpcClientPool.js';
 
@@ -11,7 +12,14 @@ export type Settle = (error: AppError | undefined, reply?: Reply) => void;
 export type CallBody = NonNullable<Call['body']>;
 
 /** Sends one call the old way, as a unary Deliver, Tell or FanOut (a peer of a version without Exchange). */
-export type UnaryCall = (nodeId: string, body: CallBody, oneWay: boolean, deadlineAtMs: number, settle: Settle) => void;
+export type UnaryCall = (
+  nodeId: string,
+  body: CallBody,
+  oneWay: boolean,
+  deadlineAtMs: number,
+  settle: Settle,
+  trace: TraceHeaders | undefined,
+) => void;
 
 interface Pending {
   readonly body: CallBody;
@@ -19,6 +27,7 @@ interface Pending {
   readonly deadlineAtMs: number;
   readonly settle: Settle;
   readonly timer: ReturnType<typeof setTimeout>;
+  readonly trace: TraceHeaders | undefined;
 }
 
 /** One open Exchange stream and the calls sent down it that have no Result yet. */
@@ -53,10 +62,20 @@ export class CallStreams {
     private readonly unary: UnaryCall,
   ) {}
 
-  /** Sends `body` to `nodeId`; `settle` runs once, with its Result, the deadline or the stream's end. */
-  call(nodeId: string, body: CallBody, oneWay: boolean, deadlineAtMs: number, settle: Settle): void {
+  /**
+   * Sends `body` to `nodeId`; `settle` runs once, with its Result, the deadline or the stream's end.
+   * `trace` (a traced caller's W3C trace context) rides on the Call, as a unary call's gRPC metadata would.
+   */
+  call(
+    nodeId: string,
+    body: CallBody,
+    oneWay: boolean,
+    deadlineAtMs: number,
+    settle: Settle,
+    trace?: TraceHeaders,
+  ): void {
     if (this.#unaryPeers.has(nodeId)) {
-      this.unary(nodeId, body, oneWay, deadlineAtMs, settle);
+      this.unary(nodeId, body, oneWay, deadlineAtMs, settle, trace);
       return;
     }
     const peer = this.#peers.get(nodeId) ?? this.#open(nodeId);
@@ -67,8 +86,8 @@ export class CallStreams {
       },
       Math.max(0, deadlineAtMs - Date.now()),
     );
-    peer.pending.set(id, { body, oneWay, deadlineAtMs, settle, timer });
-    peer.queued.push({ id, body, oneWay });
+    peer.pending.set(id, { body, oneWay, deadlineAtMs, settle, timer, trace });
+    peer.queued.push(trace ? { id, body, oneWay, ...trace } : { id, body, oneWay });
     if (peer.queued.length >= FLUSH_AT_CALLS) this.#write(peer);
     else this.#dirty.add(peer);
     if (!this.#flushScheduled) {
@@ -126,7 +145,7 @@ export class CallStreams {
       if (older) this.#unaryPeers.add(nodeId);
       for (const call of pending) {
         clearTimeout(call.timer);
-        if (older) this.unary(nodeId, call.body, call.oneWay, call.deadlineAtMs, call.settle);
+        if (older) this.unary(nodeId, call.body, call.oneWay, call.deadlineAtMs, call.settle, call.trace);
         else call.settle(error);
       }
     });

@@ -1,7 +1,15 @@
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { Envelope, type Call, type CallBatch, type Result, type ResultBatch } from '../../proto/gen/chorus/v1/node.js';
+import {
+  Envelope,
+  type Call,
+  type CallBatch,
+  type Reply,
+  type Result,
+  type ResultBatch,
+} from '../../proto/gen/chorus/v1/node.js';
 import { ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
+import { servedInSpan } from './callSpans.js';
 import { encodeAppError } from './errorCodec.js';
 import type { LocalNode } from './LocalNode.js';
 import { serveCall, serveFanOut } from './serveCall.js';
@@ -46,7 +54,8 @@ export function serveExchange(
     answer({ id, outcome: { $case: 'failure', failure: { appError: encodeAppError(error) } } });
   };
 
-  const serve = (node: LocalNode | undefined, { id, body, oneWay }: Call): void => {
+  const serve = (node: LocalNode | undefined, one: Call): void => {
+    const { id, body, oneWay } = one;
     const envelope = body?.$case === 'envelope' ? body.envelope : undefined;
     const actor = envelope?.actorId;
     if (!node) {
@@ -57,7 +66,8 @@ export function serveExchange(
     if (deadline > 0 && deadline < Date.now()) return;
     let reply;
     try {
-      if (body?.$case === 'fanOut') reply = serveFanOut(node, body.fanOut);
+      if (one.traceparent !== undefined) reply = tracedServe(node, one);
+      else if (body?.$case === 'fanOut') reply = serveFanOut(node, body.fanOut);
       else reply = serveCall(node, envelope ?? Envelope.fromPartial({}), oneWay);
     } catch (error) {
       fail(id, error, actor);
@@ -92,4 +102,17 @@ export function serveExchange(
   call.on('cancelled', () => {
     gone = true;
   });
+}
+
+/** Serves a Call that carries its caller's trace context inside a SERVER span (callSpans). */
+function tracedServe(node: LocalNode, { body, oneWay, traceparent, tracestate }: Call): Promise<Reply | undefined> {
+  const read = (name: string): string | undefined => (name === 'traceparent' ? traceparent : tracestate);
+  if (body?.$case === 'fanOut') {
+    return servedInSpan('FanOut', read, { 'chorus.event': body.fanOut.event?.event ?? '' }, () =>
+      serveFanOut(node, body.fanOut),
+    );
+  }
+  const envelope = body?.envelope ?? Envelope.fromPartial({});
+  const target = { 'chorus.actor.kind': envelope.body?.$case ?? '', 'chorus.actor.key': envelope.actorId };
+  return servedInSpan(oneWay ? 'Tell' : 'Deliver', read, target, () => serveCall(node, envelope, oneWay));
 }

@@ -19,6 +19,7 @@ import {
 } from '../../proto/gen/chorus/v1/node.js';
 import { ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
+import { headerOf, servedInSpan } from './callSpans.js';
 import { toStatus } from './errorCodec.js';
 import { serveExchange } from './ExchangeServer.js';
 import { SERVER_OPTIONS } from './grpcOptions.js';
@@ -107,7 +108,9 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       const actor = call.request.actorId;
       let reply;
       try {
-        reply = serveCall(node, call.request, false);
+        reply = servedInSpan('Deliver', headerOf(call.metadata), targetOf(call.request), () =>
+          serveCall(node, call.request, false),
+        );
       } catch (error) {
         fail(callback, 'deliver', error, actor);
         return;
@@ -127,7 +130,9 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       if (!node) return;
       let ran;
       try {
-        ran = serveCall(node, call.request, true);
+        ran = servedInSpan('Tell', headerOf(call.metadata), targetOf(call.request), () =>
+          serveCall(node, call.request, true),
+        );
       } catch (error) {
         fail(callback, 'tell', error, call.request.actorId);
         return;
@@ -151,7 +156,12 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       if (!node) return;
       let taken;
       try {
-        taken = serveFanOut(node, call.request);
+        taken = servedInSpan(
+          'FanOut',
+          headerOf(call.metadata),
+          { 'chorus.event': call.request.event?.event ?? '' },
+          () => serveFanOut(node, call.request),
+        );
       } catch (error) {
         fail(callback, 'fanOut', error);
         return;
@@ -185,4 +195,9 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       call.on('error', () => undefined);
     },
   };
+}
+
+/** The span attributes naming the actor an envelope is for. */
+function targetOf(envelope: Envelope): Record<string, string> {
+  return { 'chorus.actor.kind': envelope.body?.$case ?? '', 'chorus.actor.key': envelope.actorId };
 }

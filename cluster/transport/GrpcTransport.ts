@@ -1,9 +1,10 @@
-import { Metadata, type ChannelOptions, type ServiceError } from '@grpc/grpc-js';
+import type { ChannelOptions, ServiceError } from '@grpc/grpc-js';
 import type { ActorKind, CommandOf, ReplyOf } from '../../actors/runtime/ActorKind.js';
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { Reply } from '../../proto/gen/chorus/v1/node.js';
 import { toAppError, type AppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
+import { endCallTrace, metadataOf, startCallTrace } from './callSpans.js';
 import { CallStreams } from './CallStreams.js';
 import { EdgeStreams } from './EdgeStreams.js';
 import { envelopeOf, openReply } from './envelopeCodec.js';
@@ -42,14 +43,15 @@ export class GrpcTransport implements RemoteTransport {
   constructor(options: GrpcTransportOptions) {
     this.#log = options.log;
     this.#clients = new GrpcClientPool(options.channelOptions);
-    this.#calls = new CallStreams(this.#clients, (nodeId, body, oneWay, deadline, settle) => {
+    this.#calls = new CallStreams(this.#clients, (nodeId, body, oneWay, deadline, settle, trace) => {
       const back = (error: ServiceError | null, reply?: Reply): void => {
         settle(error ? fromServiceError(error, nodeId) : undefined, reply);
       };
       const client = this.#clients.get(nodeId);
-      if (body.$case === 'fanOut') client.fanOut(body.fanOut, new Metadata(), { deadline }, back);
-      else if (oneWay) client.tell(body.envelope, new Metadata(), { deadline }, back);
-      else client.deliver(body.envelope, new Metadata(), { deadline }, back);
+      const metadata = metadataOf(trace);
+      if (body.$case === 'fanOut') client.fanOut(body.fanOut, metadata, { deadline }, back);
+      else if (oneWay) client.tell(body.envelope, metadata, { deadline }, back);
+      else client.deliver(body.envelope, metadata, { deadline }, back);
     });
     this.#edges = new EdgeStreams(this.#clients, options.log);
     this.#sendDeadlineMs = options.sendDeadlineMs ?? DEFAULT_SEND_DEADLINE_MS;
@@ -66,8 +68,10 @@ export class GrpcTransport implements RemoteTransport {
   ): Promise<ReplyOf<K>> {
     const deadline = Date.now() + deadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
+    const trace = startCallTrace('Deliver', nodeId, { 'chorus.actor.kind': kind, 'chorus.actor.key': key });
     return new Promise<ReplyOf<K>>((resolve, reject) => {
-      this.#calls.call(nodeId, { $case: 'envelope', envelope }, false, deadline, (error, reply) => {
+      const settle = (error: AppError | undefined, reply?: Reply): void => {
+        endCallTrace(trace, error);
         if (error) {
           reject(error);
           return;
@@ -77,7 +81,8 @@ export class GrpcTransport implements RemoteTransport {
         } catch (mismatch) {
           reject(toAppError(mismatch));
         }
-      });
+      };
+      this.#calls.call(nodeId, { $case: 'envelope', envelope }, false, deadline, settle, trace?.headers);
     });
   }
 
@@ -91,10 +96,13 @@ export class GrpcTransport implements RemoteTransport {
   ): void {
     const deadline = Date.now() + this.#sendDeadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
-    this.#calls.call(nodeId, { $case: 'envelope', envelope }, true, deadline, (error) => {
+    const trace = startCallTrace('Tell', nodeId, { 'chorus.actor.kind': kind, 'chorus.actor.key': key });
+    const settle = (error: AppError | undefined): void => {
+      endCallTrace(trace, error);
       if (error) this.#dropped('remote_tell_failed', nodeId, error, `${kind}:${key}`);
       done?.(error);
-    });
+    };
+    this.#calls.call(nodeId, { $case: 'envelope', envelope }, true, deadline, settle, trace?.headers);
   }
 
   /** One batch carrying the event once for all of `sessionIds` on that node, on its Exchange stream; `done` as for tell. */
@@ -108,10 +116,16 @@ export class GrpcTransport implements RemoteTransport {
     const deadline = Date.now() + this.#sendDeadlineMs;
     // The encoder only reads `sessionIds`, so the caller's array goes out without a copy.
     const batch = { event, sessionIds: sessionIds as string[], source };
-    this.#calls.call(nodeId, { $case: 'fanOut', fanOut: batch }, true, deadline, (failure) => {
+    const trace = startCallTrace('FanOut', nodeId, {
+      'chorus.event': event.event,
+      'chorus.sessions': sessionIds.length,
+    });
+    const settle = (failure: AppError | undefined): void => {
+      endCallTrace(trace, failure);
       if (failure) this.#dropped('remote_fanout_failed', nodeId, failure, event.event, sessionIds.length);
       done?.(failure);
-    });
+    };
+    this.#calls.call(nodeId, { $case: 'fanOut', fanOut: batch }, true, deadline, settle, trace?.headers);
   }
 
   /** Frames for a socket on an edge node, in order, over that node's PushFrames stream. */

@@ -46,3 +46,26 @@ export async function openClusterTables(config: Config): Promise<ClusterTables> 
     },
   };
 }
+
+/**
+ * HTTP base URLs of the running nodes of this configuration: the cluster's live members (its Redis view;
+ * none when Redis cannot be reached), or the embedded node at CHORUS_HOST and PORT (a wildcard host is
+ * reached on loopback; PORT 0 names no address).
+ */
+export async function nodeUrlsOf(config: Config): Promise<string[]> {
+  if (config.backend.mode === 'cluster') {
+    const tables = await openClusterTables(config).catch(() => undefined);
+    if (tables === undefined) return [];
+    try {
+      return (await tables.membership.read()).nodes.map((node) => node.httpUrl);
+    } catch {
+      return [];
+    } finally {
+      tables.close();
+    }
+  }
+  const { host, port } = config.http;
+  if (port === 0) return [];
+  const address = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return [`http://${address}:${port}`];
+}

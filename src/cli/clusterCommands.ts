@@ -91,6 +91,9 @@ export async function whereCommand(tables: ClusterTables, vnodesPerNode: number,
   const ring = ringOf(view, pins, vnodesPerNode);
   const owner = ring.ownerOf(key);
   const pin = pins.pins.get(key);
+  // A guild channel is placed by its guild (cluster/placement/ChannelHomes); this command reads no records.
+  if (kind === ActorKind.Channel && pin === undefined)
+    return `${key} -> ${owner} (ring v${view.version}) if a DM; a guild channel runs where its guild does: chorus where guild:<guild id>`;
   if (pin === undefined) return `${key} -> ${owner} (ring v${view.version})`;
   if (ring.pinnedOwnerOf(key) !== undefined) return `${key} -> ${owner} (pinned to ${pin}, ring v${view.version})`;
   return `${key} -> ${owner} (ring v${view.version}; pinned to ${pin}, which is not live, so the ring places it)`;

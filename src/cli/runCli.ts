@@ -2,15 +2,17 @@ import type { Config } from '../config/Config.js';
 import { loadConfig } from '../config/loadConfig.js';
 import { UNCOUNTED } from '../domain/InstanceCounter.js';
 import { CliError, EXIT_USAGE } from './CliError.js';
-import { openClusterTables, openRecords, type ClusterTables } from './cliBackends.js';
+import { nodeUrlsOf, openClusterTables, openRecords, type ClusterTables } from './cliBackends.js';
 import { drainCommand } from './drainCommand.js';
 import { nodesCommand, pinCommand, pinsCommand, ringCommand, whereCommand } from './clusterCommands.js';
-import { rightsCommand } from './rightsCommand.js';
+import { credentialOf, offlineWarning, parseRightsArgs, rightsInStore, rightsThroughNode } from './rightsCommand.js';
 
 export const USAGE = `usage: chorus <command> (configured by the same CHORUS_* variables as the node)
   rights show <user id>                    an account's instance rights
-  rights grant <user id> <right...>        adds rights (names as in GET /users/@me rights, e.g. OPERATOR)
+  rights grant <user id> <right...>        adds rights (Spacebar's names, e.g. OPERATOR CREATE_GUILDS)
   rights revoke <user id> <right...>       removes rights
+      through a running node (as CHORUS_ADMIN_TOKEN, or --token-file <file> with an OPERATOR user's
+      token), so it applies at once; with no node running, in the store directly (with a warning)
   stats                                    counts of users, guilds, messages, members (GET /policies/stats/)
   nodes                                    the cluster's live nodes (Redis membership)
   ring [--keys N]                          each node's share of the ring; N sample keys placed
@@ -44,6 +46,19 @@ async function withCluster(config: Config, work: (tables: ClusterTables) => Prom
   }
 }
 
+/**
+ * `rights ...`: through a running node's operator route when one answers (the user's actor applies the
+ * change, so their next request uses it); otherwise the store directly, with a warning.
+ */
+async function rights(config: Config, args: readonly string[]): Promise<string> {
+  const request = parseRightsArgs(args);
+  const urls = await nodeUrlsOf(config);
+  const online = await rightsThroughNode(request, urls, credentialOf(request, config.operator.adminToken));
+  if (online !== undefined) return online;
+  const line = await withRecords(config, (stores) => rightsInStore(stores, request));
+  return request.action === 'show' ? line : `${line}\n${offlineWarning(urls)}`;
+}
+
 async function run(command: string | undefined, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
   if (command === undefined || command === 'help' || command === '--help') throw new CliError(USAGE, EXIT_USAGE);
   // Config is read only for a known command, so a typo gets the usage even with a broken environment.
@@ -53,7 +68,7 @@ async function run(command: string | undefined, args: string[], env?: NodeJS.Pro
   const vnodes = config.cluster.vnodesPerNode;
   switch (command) {
     case 'rights':
-      return withRecords(config, (stores) => rightsCommand(stores, args));
+      return rights(config, args);
     case 'stats':
       return withRecords(config, async (stores) =>
         JSON.stringify({ counts: (await stores.counts?.counts()) ?? UNCOUNTED }),

@@ -2,7 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import type { ActorOptions } from '../../actors/runtime/ActorHost.js';
 import type { ClusterOptions } from '../../cluster/ActorSystem.js';
 import type { LogLevel } from '../domain/Logger.js';
-import type { BackendSchema, ConfigSchema, GatewaySchema, HttpSchema } from './configSchema.js';
+import type { TracingOptions } from '../tracing/startTracing.js';
+import type { BackendSchema } from './backendSchema.js';
+import type { ConfigSchema, GatewaySchema, HttpSchema } from './configSchema.js';
 import type { InstanceSchema } from './instanceSchema.js';
 
 /** A value nobody may change: objects and arrays read-only all the way down. */
@@ -33,4 +35,5 @@ export type ConfigFitsItsOwners = [
   Assignable<Config['actors'], ActorOptions>,
   Assignable<Config['cluster'], ClusterOptions>,
   Assignable<Config['logLevel'], LogLevel>,
+  Assignable<Config['tracing'], TracingOptions>,
 ];

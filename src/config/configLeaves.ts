@@ -14,6 +14,11 @@ const documented = ({ env, description, shownDefault }: Documented): Documented 
   shownDefault === undefined ? { env, description } : { env, description, shownDefault };
 
 /** Custom string formats (TypeBox checks `format` through this registry). */
+/** Bounds the schemas share. */
+export const PORT_RANGE = { minimum: 0, maximum: 65_535 };
+export const POSITIVE = { minimum: 1 };
+export const NOT_NEGATIVE = { minimum: 0 };
+
 export const Formats = {
   /** Empty (derive from each request) or an absolute http(s) URL. */
   publicUrl: 'chorus-public-url',

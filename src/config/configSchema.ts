@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { Formats, integer, list, text } from './configLeaves.js';
+import { BackendSchema } from './backendSchema.js';
+import { Formats, NOT_NEGATIVE, POSITIVE, PORT_RANGE, integer, list, text } from './configLeaves.js';
 import { InstanceSchema } from './instanceSchema.js';
 import { MetricsSchema } from './metricsSchema.js';
+import { OperatorSchema } from './operatorSchema.js';
+import { TracingSchema } from './tracingSchema.js';
 import { VoiceSchema } from './voiceSchema.js';
 
 /**
@@ -10,10 +13,6 @@ import { VoiceSchema } from './voiceSchema.js';
  * variables by walking it, `Config` is its static type, and the README's table is generated from
  * it (npm run docs:config; test/unit/config/configDocs.test.ts keeps them equal).
  */
-
-const PORT_RANGE = { minimum: 0, maximum: 65_535 };
-const POSITIVE = { minimum: 1 };
-const NOT_NEGATIVE = { minimum: 0 };
 
 export const HttpSchema = Type.Object({
   host: text({ env: 'CHORUS_HOST', description: 'address to listen on' }, '0.0.0.0', { minLength: 1 }),
@@ -176,90 +175,6 @@ const ClusterSchema = Type.Object({
   ),
 });
 
-export const BackendSchema = Type.Object({
-  mode: Type.Union([Type.Literal('embedded'), Type.Literal('cluster')], {
-    env: 'CHORUS_MODE',
-    description: '`embedded` (SQLite, one process) or `cluster` (Cassandra + Redis, many nodes)',
-    default: 'embedded',
-  }),
-  dataDir: text(
-    {
-      env: 'CHORUS_DATA_DIR',
-      description: 'SQLite file (`chorus.db`), attachments (`blobs/`), generated token secret',
-    },
-    './data',
-    { minLength: 1 },
-  ),
-  cassandra: Type.Object({
-    contactPoints: list(
-      {
-        env: 'CHORUS_CASSANDRA_CONTACT_POINTS',
-        description: 'cluster mode: Cassandra contact points (comma separated)',
-      },
-      ['127.0.0.1'],
-      Type.String({ minLength: 1 }),
-      1,
-    ),
-    localDataCenter: text(
-      { env: 'CHORUS_CASSANDRA_DC', description: 'cluster mode: local data centre' },
-      'datacenter1',
-      { minLength: 1 },
-    ),
-    keyspace: text(
-      { env: 'CHORUS_CASSANDRA_KEYSPACE', description: 'cluster mode: keyspace' },
-      'chorus',
-      { pattern: '^[a-z][a-z0-9_]{0,47}$' }, // what CassandraSchema accepts (written into CQL unquoted)
-    ),
-  }),
-  redis: Type.Object({
-    url: text(
-      { env: 'CHORUS_REDIS_URL', description: 'cluster mode: Redis for membership, leases, rate limits' },
-      'redis://127.0.0.1:6379',
-      { format: Formats.redisUrl },
-    ),
-    keyPrefix: text({ env: 'CHORUS_REDIS_PREFIX', description: 'cluster mode: prefix of every Redis key' }, 'chorus:'),
-  }),
-  grpcPort: integer(
-    { env: 'CHORUS_GRPC_PORT', description: 'cluster mode: port for node-to-node gRPC (0: an ephemeral port)' },
-    0,
-    PORT_RANGE,
-  ),
-  nodeHost: text(
-    {
-      env: 'CHORUS_NODE_HOST',
-      description: "cluster mode: host other nodes reach this node's gRPC server at (set per host)",
-    },
-    '127.0.0.1',
-    { minLength: 1 },
-  ),
-  cassandraReplicationFactor: integer(
-    { env: 'CHORUS_CASSANDRA_RF', description: 'cluster mode: replication factor of the keyspace (3 on three nodes)' },
-    1,
-    POSITIVE,
-  ),
-  heartbeatMs: integer(
-    { env: 'CHORUS_MEMBER_HEARTBEAT_MS', description: 'cluster mode: membership heartbeat period' },
-    1_000,
-    POSITIVE,
-  ),
-  memberTtlMs: integer(
-    {
-      env: 'CHORUS_MEMBER_TTL_MS',
-      description: 'cluster mode: a dead node leaves the membership view within about this + 1 s',
-    },
-    3_000,
-    POSITIVE,
-  ),
-  leaseTtlMs: integer(
-    {
-      env: 'CHORUS_LEASE_TTL_MS',
-      description: "cluster mode: actor lease lifetime (a dead node's actors move after it)",
-    },
-    3_000,
-    POSITIVE,
-  ),
-});
-
 export const ConfigSchema = Type.Object({
   logLevel: Type.Union([Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {
     env: 'CHORUS_LOG_LEVEL',
@@ -293,6 +208,8 @@ export const ConfigSchema = Type.Object({
   gateway: GatewaySchema,
   voice: VoiceSchema,
   metrics: MetricsSchema,
+  operator: OperatorSchema,
+  tracing: TracingSchema,
   actors: ActorsSchema,
   cluster: ClusterSchema,
   backend: BackendSchema,

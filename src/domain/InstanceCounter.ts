@@ -1,6 +1,7 @@
 /**
  * How many of each thing an instance holds (GET /policies/stats/, `chorus stats`), in Spacebar's shape:
- * `null` for a count the backend does not keep (Cassandra keeps none: counting there is a full scan).
+ * `null` for a count the backend does not keep. SQLite's are exact (triggers); Cassandra's are counters the
+ * stores add to, close but not exact (see CassandraInstanceCounter).
  */
 export interface InstanceCounts {
   readonly user: number | null;

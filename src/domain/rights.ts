@@ -88,3 +88,14 @@ export const DEFAULT_USER_RIGHTS =
 export function hasRight(rights: bigint, right: bigint): boolean {
   return (rights & Right.OPERATOR) !== 0n || (rights & right) === right;
 }
+
+/** The right of a name, case-insensitive (as Spacebar spells them: OPERATOR, CREATE_GUILDS); undefined if none. */
+export function rightNamed(name: string): bigint | undefined {
+  const upper = name.toUpperCase();
+  return Object.hasOwn(Right, upper) ? Right[upper as RightName] : undefined;
+}
+
+/** The names of the rights in a mask, in bit order. */
+export function rightNames(mask: bigint): RightName[] {
+  return (Object.keys(Right) as RightName[]).filter((name) => (mask & Right[name]) !== 0n);
+}

@@ -11,9 +11,14 @@ export function snowflakeAt(timestampMs: number): string {
   return ((BigInt(timestampMs) - DISCORD_EPOCH_MS) << 22n).toString();
 }
 
+/** 2^64 - 1, the largest snowflake, in decimal (20 digits). */
+const MAX_SNOWFLAKE = ((1n << 64n) - 1n).toString();
+
 /** True when `value` is a decimal string that fits a 64-bit snowflake. */
 export function isSnowflake(value: unknown): value is string {
-  return typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) < 1n << 64n;
+  // Below 2^64 without a BigInt per check (it runs on every id in a path): up to 19 digits always are, and 20-digit
+  // strings order as their numbers do.
+  return typeof value === 'string' && /^\d{1,20}$/.test(value) && (value.length < 20 || value <= MAX_SNOWFLAKE);
 }
 
 /** Compares two snowflakes numerically (they sort by time). */

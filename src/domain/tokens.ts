@@ -35,12 +35,36 @@ export function signToken(secret: string, claims: TokenClaims): string {
   return `${head}.${macOf(secret, head).toString('base64url')}`;
 }
 
+/** How many verified tokens per secret are remembered (a few hundred bytes each). */
+const VERIFIED_CACHE_SIZE = 4096;
+/**
+ * Tokens already verified, by secret: a request is verified at the edge and again by the User actor, and a
+ * client sends the same token on every request, so the HMAC and digests are worked out once, not twice per
+ * request. Only well-signed tokens enter (a forged one is recomputed and refused every time); whether a
+ * token is revoked is not a property of its text and stays the caller's check.
+ */
+const verified = new Map<string, Map<string, VerifiedToken>>();
+
 /**
  * The claims of a well-signed token in its one canonical spelling, or undefined for anything else.
  * Base64 decoders forgive padding, `+/` for `-_` and stray low bits in the last character; each such
  * variant of a token is refused here, so a logged-out token cannot come back as a look-alike.
  */
 export function verifyToken(secret: string, token: string): VerifiedToken | undefined {
+  let known = verified.get(secret);
+  const hit = known?.get(token);
+  if (hit) return hit;
+  const claims = verifySignature(secret, token);
+  if (claims) {
+    if (!known) verified.set(secret, (known = new Map<string, VerifiedToken>()));
+    // Oldest first out: a Map iterates in insertion order.
+    if (known.size >= VERIFIED_CACHE_SIZE) known.delete(known.keys().next().value as string);
+    known.set(token, Object.freeze(claims)); // shared by every caller from now on
+  }
+  return claims;
+}
+
+function verifySignature(secret: string, token: string): VerifiedToken | undefined {
   if (token.length > MAX_TOKEN_LENGTH) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => PART.test(part))) return undefined;
@@ -53,7 +77,30 @@ export function verifyToken(secret: string, token: string): VerifiedToken | unde
   if (!claims || headOf(claims) !== `${idPart}.${metaPart}` || expected.toString('base64url') !== signature) {
     return undefined;
   }
-  return { ...claims, revocationKey: digestOf(token) };
+  return new Verified(claims, token);
+}
+
+/**
+ * A verified token. The revocation key is worked out on first read: most checks find no revoked token
+ * and never read it (a SHA-256 per Identify saved). Private fields stay writable in a frozen object.
+ */
+class Verified implements VerifiedToken {
+  readonly userId: string;
+  readonly generation: number;
+  readonly issuedAtMs: number;
+  readonly #token: string;
+  #revocationKey: string | undefined;
+
+  constructor(claims: TokenClaims, token: string) {
+    this.userId = claims.userId;
+    this.generation = claims.generation;
+    this.issuedAtMs = claims.issuedAtMs;
+    this.#token = token;
+  }
+
+  get revocationKey(): string {
+    return (this.#revocationKey ??= digestOf(this.#token));
+  }
 }
 
 function claimsOf(idPart: string, metaPart: string): TokenClaims | undefined {

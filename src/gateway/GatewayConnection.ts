@@ -4,8 +4,9 @@ import { WebSocket, type RawData } from 'ws';
 import type { ActorSystem } from '../../cluster/ActorSystem.js';
 import type { GatewayOptions } from '../config/Config.js';
 import type { Logger } from '../domain/Logger.js';
+import type { CounterHandle } from '../domain/Metrics.js';
 import { decodeClientPayload, isRefusal, parseIdentify, parseResume, type ClientPayload } from './clientPayload.js';
-import { askResume, AttachmentCheck } from './sessionAsks.js';
+import { askResume, AttachmentCheck, tellClientOp } from './sessionAsks.js';
 import type { ConnectionQuery } from './connectionQuery.js';
 import { encodeEtf } from './etf/etfEncode.js';
 import {
@@ -24,6 +25,7 @@ import {
   SESSION_OPS,
 } from './gatewayProtocol.js';
 import { PayloadBudget } from './PayloadBudget.js';
+import { listen, type SocketHandler } from './socketListeners.js';
 import type { SessionStarter } from './SessionStarter.js';
 import { createTransportEncoder, type TransportEncoder } from './transportEncoder.js';
 
@@ -36,6 +38,8 @@ export interface ConnectionDeps {
   readonly starter: SessionStarter;
   /** Removes the connection from the socket table once its socket has closed. */
   readonly release: (socketId: string) => void;
+  /** Counts client frames (in the connection's one message listener: no second listener per socket). */
+  readonly framesIn: CounterHandle;
 }
 
 /** A socket missing heartbeats for this many intervals is a zombie and is closed 4009. */
@@ -49,13 +53,18 @@ const SESSION_ID = /^[0-9a-f]{32}$/;
 
 type Phase = 'connected' | 'identifying' | 'resuming' | 'ready';
 
+/** Where a transport encoder's output goes (the socket may have closed while zlib worked); none for 'none'. */
+function sendIfOpen(ws: WebSocket, message: Buffer): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(message);
+}
+
 /**
  * One gateway socket: Hello, heartbeats (answered here, cheaply), payload limits and close codes,
  * compression, and the hand-off of Identify / Resume / client ops to the Session actor. Frames the
  * session pushes arrive through `push`. The socket carries no session state of its own beyond the
  * session id: sequence numbers and the resume buffer live in the Session actor.
  */
-export class GatewayConnection {
+export class GatewayConnection implements SocketHandler {
   #phase: Phase = 'connected';
   #closing = false;
   #sessionId: string | undefined;
@@ -64,7 +73,7 @@ export class GatewayConnection {
   #lastHeartbeatMs = this.#helloMs;
   readonly #attachment: AttachmentCheck;
   readonly #budget = new PayloadBudget(PAYLOAD_LIMIT, PAYLOAD_WINDOW_MS);
-  readonly #encoder: TransportEncoder | undefined;
+  readonly #encoder: TransportEncoder | undefined = undefined;
   #payloadCompress = false;
   #serverCloseCode = 0;
   #killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -77,19 +86,15 @@ export class GatewayConnection {
     private readonly gatewayUrl = '', // ws(s)://host the client used: READY.resume_gateway_url ('': the node's)
   ) {
     this.#attachment = new AttachmentCheck(deps.system, socketId, deps.options.heartbeatIntervalMs, this.#helloMs);
-    this.#encoder = createTransportEncoder(query.compress, (message) => {
-      this.#write(message);
-    });
-    ws.on('message', (data) => {
-      this.#onMessage(data);
-    });
-    ws.on('close', (code) => {
-      this.#onClose(code);
-    });
-    ws.on('error', (error) => {
-      deps.log.warn('gateway_socket_error', { socket: socketId, err: error.message });
-    });
+    if (query.compress !== 'none')
+      this.#encoder = createTransportEncoder(query.compress, sendIfOpen.bind(undefined, ws));
+    listen(ws, this);
     this.#send([helloFrame(deps.options.heartbeatIntervalMs)]);
+  }
+
+  /** A socket error (socket listener). */
+  failed(error: Error): void {
+    this.deps.log.warn('gateway_socket_error', { socket: this.socketId, err: error.message });
   }
 
   /** Frames from the Session actor; closes the socket after them when `closeCode` > 0. */
@@ -110,8 +115,7 @@ export class GatewayConnection {
     else finish();
     this.#killTimer = setTimeout(() => {
       this.ws.terminate();
-    }, CLOSE_GRACE_MS);
-    this.#killTimer.unref();
+    }, CLOSE_GRACE_MS).unref();
   }
 
   /** Closes the socket 4009 when it has not sent a heartbeat in time (called by the server's sweep). */
@@ -151,10 +155,6 @@ export class GatewayConnection {
     return this.query.encoding === 'etf' ? encodeEtf(JSON.parse(frame)) : frame;
   }
 
-  #write(message: Buffer): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(message);
-  }
-
   /**
    * The client reads slower than its events arrive: rather than drop frames or buffer without bound,
    * ask it to reconnect; its Resume replays what it missed from the Session actor's buffer.
@@ -166,7 +166,9 @@ export class GatewayConnection {
     this.close(CloseCode.UnknownError);
   }
 
-  #onMessage(data: RawData): void {
+  /** A client frame (socket listener). */
+  received(data: RawData): void {
+    this.deps.framesIn.inc();
     if (this.#closing) return;
     const now = Date.now();
     if (!this.#budget.take(now)) {
@@ -276,13 +278,11 @@ export class GatewayConnection {
       this.close(CloseCode.NotAuthenticated);
       return;
     }
-    if (!SESSION_OPS.has(op)) return;
-    this.deps.system.tell('session', sessionId, {
-      command: { $case: 'clientOp', clientOp: { op, dataJson: JSON.stringify(d) } },
-    });
+    if (SESSION_OPS.has(op)) tellClientOp(this.deps.system, sessionId, op, d);
   }
 
-  #onClose(code: number): void {
+  /** The socket closed (socket listener). */
+  closed(code: number): void {
     this.#closing = true;
     clearTimeout(this.#killTimer);
     this.#encoder?.close();

@@ -23,12 +23,17 @@ const MAX_MESSAGE_BYTES = 16 * MAX_PAYLOAD_BYTES;
  * receives the frames Session actors push to them through `system.bindEdge`.
  */
 export class GatewayServer {
-  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  /** No client tracking: `#connections` is the socket table (ws would keep a Set and a close listener per socket). */
+  readonly #wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
   readonly #connections = new Map<string, GatewayConnection>();
   readonly #deps: ConnectionDeps;
   readonly #sweeper: ReturnType<typeof setInterval>;
   readonly #plainHttp: PlainHttpUpgrades;
-  readonly #framesIn: CounterHandle;
   readonly #opened: CounterHandle;
   readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Only WebSocket upgrades are the gateway's; others (h2c from the JDK's client) are HTTP requests.
@@ -56,17 +61,17 @@ export class GatewayServer {
     tokenSecret: string,
     metrics: Metrics = noMetrics,
   ) {
+    const counters = gatewayMetrics(metrics, () => this.#connections.size);
     this.#deps = {
       system,
       options,
       log,
       starter: new SessionStarter({ system, options, limiter, log, tokenSecret }),
       release: (socketId) => this.#connections.delete(socketId),
+      framesIn: counters.framesIn,
     };
     this.#plainHttp = new PlainHttpUpgrades(server);
     server.on('upgrade', this.#onUpgrade);
-    const counters = gatewayMetrics(metrics, () => this.#connections.size);
-    this.#framesIn = counters.framesIn;
     this.#opened = counters.opened;
     system.bindEdge((socketId, frames, closeCode) => {
       const connection = this.#connections.get(socketId);
@@ -108,9 +113,6 @@ export class GatewayServer {
     // Random, not a counter: a session compares socket ids, and ids from different nodes must not collide.
     const socketId = randomBytes(12).toString('base64url');
     this.#opened.inc();
-    ws.on('message', () => {
-      this.#framesIn.inc();
-    });
     this.#connections.set(socketId, new GatewayConnection(ws, socketId, query, this.#deps, gatewayUrl));
   }
 

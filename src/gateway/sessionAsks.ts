@@ -26,6 +26,11 @@ export function askResume(
   );
 }
 
+/** Hands a client op (presence, voice state, member requests...) to the session, which serves it. */
+export function tellClientOp(system: ActorSystem, sessionId: string, op: number, d: unknown): void {
+  system.tell('session', sessionId, { command: { $case: 'clientOp', clientOp: { op, dataJson: JSON.stringify(d) } } });
+}
+
 /** What the session said of a socket that heartbeats on it. */
 export type Attachment = 'checked' | 'session gone';
 

@@ -54,6 +54,8 @@ export interface HealthReport {
 export interface EdgeDeps {
   readonly system: ActorSystem;
   readonly http: HttpOptions;
+  /** CHORUS_ADMIN_TOKEN: the operator routes accept it as a Bearer token; '' or absent: OPERATOR users only. */
+  readonly adminToken?: string;
   readonly gateway: GatewayOptions;
   /** GET /policies/instance/'s name and pages; the defaults (name Chorus, nothing else) when absent. */
   readonly instance?: InstanceOptions;

@@ -35,15 +35,18 @@ export function lockAfter(failures: number): number {
 
 type Body = Record<string, unknown> | undefined;
 
+/** A route that checks a credential, and how to name the account an attempt counts against. */
+interface CredentialRoute {
+  readonly method: string;
+  readonly path: RegExp;
+  readonly account: (ctx: EdgeContext, deps: EdgeDeps, body: Body) => Promise<string | undefined>;
+}
+
 /**
  * Routes that check a password, a TOTP code or a backup code, and the account each attempt is
  * counted against (undefined: the request checks no credential, e.g. PATCH /users/@me without one).
  */
-const CREDENTIAL_ROUTES: readonly {
-  readonly method: string;
-  readonly path: RegExp;
-  readonly account: (ctx: EdgeContext, deps: EdgeDeps, body: Body) => Promise<string | undefined>;
-}[] = [
+const CREDENTIAL_ROUTES: readonly CredentialRoute[] = [
   { method: 'POST', path: /^\/api\/auth\/login$/, account: loginAccount },
   { method: 'POST', path: /^\/api\/auth\/mfa\/totp$/, account: ticketAccount },
   {
@@ -93,15 +96,10 @@ function refusal(hits: readonly RateLimitHit[]): RateLimitedError | undefined {
  */
 export function credentialAttempts(deps: EdgeDeps): Middleware<EdgeState> {
   const { limiter } = deps;
-  return async (ctx, next) => {
-    const route = CREDENTIAL_ROUTES.find(({ method, path }) => method === ctx.method && path.test(ctx.path));
-    if (route === undefined) {
-      await next();
-      return;
-    }
+  const counted = async (ctx: EdgeContext, next: () => Promise<unknown>, route: CredentialRoute): Promise<void> => {
     const body = (ctx.request as { body?: unknown }).body;
     const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : undefined;
-    const account = await route.account(ctx as EdgeContext, deps, fields);
+    const account = await route.account(ctx, deps, fields);
     if (account === undefined) {
       await next();
       return;
@@ -121,6 +119,17 @@ export function credentialAttempts(deps: EdgeDeps): Middleware<EdgeState> {
       else await lockIfDue(limiter, lock, failures);
     }
   };
+  // Every other request passes straight on: next()'s promise returned, no async layer of its own.
+  return (ctx, next) => {
+    const route = credentialRoute(ctx.method, ctx.path);
+    return route === undefined ? next() : counted(ctx as EdgeContext, next, route);
+  };
+}
+
+/** The credential route a request is, if any. */
+function credentialRoute(method: string, path: string): CredentialRoute | undefined {
+  for (const route of CREDENTIAL_ROUTES) if (route.method === method && route.path.test(path)) return route;
+  return undefined;
 }
 
 /** Counts one more failure in a row and locks the account when that is due. */

@@ -25,7 +25,9 @@ export function errorMiddleware(log: Logger): Middleware {
     }
     // Koa appends "; charset=utf-8"; Oceanic, Eris and discord.py parse a body only when the type is
     // exactly what Discord sends.
-    if (ctx.response.type === 'application/json') ctx.set('Content-Type', 'application/json');
+    const type = ctx.response.get('Content-Type');
+    if (type !== 'application/json' && ctx.response.type === 'application/json')
+      ctx.set('Content-Type', 'application/json');
   };
 }
 

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import {
   LATENCY_BUCKETS_S,
@@ -7,6 +6,7 @@ import {
   type HistogramHandle,
   type Metrics,
 } from '../domain/Metrics.js';
+import { bearerMatcher } from './bearerToken.js';
 
 /** What the edge needs to serve GET /metrics. */
 export interface MetricsEndpoint {
@@ -89,17 +89,9 @@ export function labelRoute(ctx: object, route: string): void {
  * a scraper needs no account; with a token configured, only a caller presenting it gets the text.
  */
 export function metricsRoute(endpoint: MetricsEndpoint): Middleware {
-  const expected = Buffer.from(`Bearer ${endpoint.token}`);
-  const allowed = (header: string): boolean => {
-    if (endpoint.token === '') return true;
-    const given = Buffer.from(header);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
-  return async (ctx, next) => {
-    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-      await next();
-      return;
-    }
+  const presentsToken = bearerMatcher(endpoint.token);
+  const allowed = (header: string): boolean => endpoint.token === '' || presentsToken(header);
+  const serve = async (ctx: Parameters<Middleware>[0]): Promise<void> => {
     labelRoute(ctx, '/metrics');
     if (!allowed(ctx.get('authorization'))) {
       ctx.status = 401;
@@ -110,4 +102,7 @@ export function metricsRoute(endpoint: MetricsEndpoint): Middleware {
     ctx.type = endpoint.contentType;
     ctx.body = await endpoint.render();
   };
+  // Every other request passes straight on (next()'s promise returned, no async layer of its own).
+  return (ctx, next) =>
+    ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD') ? next() : serve(ctx);
 }

@@ -6,17 +6,57 @@ import { parseMultipart } from './multipart.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-async function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Promise<Buffer> {
+/** What a `for await` over a request that closed before its end rejects with (Node's ERR_STREAM_PREMATURE_CLOSE). */
+const prematureClose = (): Error => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+
+/**
+ * The request body, at most `maxBytes` (413 past it, the request destroyed as a `for await` over it would). Read
+ * with listeners rather than `for await`: the stream's async iterator cost a promise, an end-of-stream watcher and
+ * their closures per request, about 4% of a message POST's CPU. An error or a close before the end rejects, as
+ * the iterator did.
+ */
+function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > maxBytes) throw new PayloadTooLargeError();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new PayloadTooLargeError();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (declared > maxBytes) return Promise.reject(new PayloadTooLargeError());
+  const req = ctx.req;
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.destroyed) return Promise.reject(prematureClose());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        stop();
+        req.destroy();
+        reject(new PayloadTooLargeError());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      stop();
+      reject(error);
+    };
+    const onClose = (): void => {
+      stop();
+      reject(prematureClose());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** The body parsed (integers beyond 2^53 kept as strings) and within bounds, or why it is refused. */
@@ -41,11 +81,12 @@ function parseJson(text: string): { body: unknown } | { error: AppError } {
  * answer with the same 413 however the parts are framed).
  */
 export function readBody(maxBytes: number, maxUploadBytes = 0): Middleware {
-  return async (ctx, next) => {
-    if (METHODS_WITH_BODY.has(ctx.method)) {
-      const contentType = ctx.get('content-type');
-      const multipart = /^multipart\/form-data/i.test(contentType);
-      const raw = await readCapped(ctx, multipart ? maxBytes + maxUploadBytes : maxBytes);
+  // A request without a body passes straight on (next()'s promise returned, no async layer of its own).
+  return (ctx, next) => {
+    if (!METHODS_WITH_BODY.has(ctx.method)) return next();
+    const contentType = ctx.get('content-type');
+    const multipart = /^multipart\/form-data/i.test(contentType);
+    return readCapped(ctx, multipart ? maxBytes + maxUploadBytes : maxBytes).then((raw) => {
       let text: string | undefined = raw.length > 0 ? raw.toString('utf8') : undefined;
       let body: unknown = undefined;
       if (multipart) {
@@ -71,7 +112,7 @@ export function readBody(maxBytes: number, maxUploadBytes = 0): Middleware {
       } else {
         (ctx.request as { body?: unknown }).body = refusal.body;
       }
-    }
-    await next();
+      return next();
+    });
   };
 }

@@ -82,7 +82,9 @@ export function snowflakeQuery(ctx: EdgeContext, name: string): string {
 /** Writes a JSON document that an actor already serialized. */
 export function sendJson(ctx: EdgeContext, json: string, status = 200): void {
   ctx.status = status;
-  ctx.type = 'application/json';
+  // The type exactly as Discord sends it (errorMiddleware would cut Koa's "; charset=utf-8" off again), set
+  // directly: `ctx.type =` looks the type up in mime-types on every reply.
+  ctx.set('Content-Type', 'application/json');
   ctx.body = json;
 }
 

@@ -1,5 +1,5 @@
 import type { HistogramHandle, MetricFamily } from '../domain/Metrics.js';
-import { labelsOf, type SeriesValue } from './CounterFamily.js';
+import { SeriesFamily, type SeriesValue } from './SeriesFamily.js';
 
 /** One series: a count per bucket (not cumulative; summed at scrape time), the sum and the count. */
 class HistogramSeries implements HistogramHandle {
@@ -30,49 +30,31 @@ class HistogramSeries implements HistogramHandle {
 }
 
 /**
- * A histogram registered in a prom-client Registry (see CounterFamily): `observe` is a bucket scan
- * over a typed array and two additions, without the label hashing and objects prom-client's own
- * handles make per call. The exposition is the same: cumulative `_bucket{le}` up to `+Inf`, `_sum`,
- * `_count`.
+ * A histogram whose `observe` is a bucket scan over a typed array and two additions (see SeriesFamily).
+ * The exposition is prom-client's: cumulative `_bucket{le}` up to `+Inf`, `_sum`, `_count`.
  */
-export class HistogramFamily implements MetricFamily<HistogramHandle> {
+export class HistogramFamily extends SeriesFamily<HistogramSeries> implements MetricFamily<HistogramHandle> {
   readonly type = 'histogram';
-  readonly aggregator = 'sum';
-  readonly #series = new Map<string, HistogramSeries>();
   readonly #bounds: Float64Array;
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-    buckets: readonly number[],
-  ) {
+  constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]) {
+    super(name, help, labelNames);
     this.#bounds = Float64Array.from([...buckets].sort((a, b) => a - b));
   }
 
-  labels(...values: string[]): HistogramHandle {
-    const key = values.join('\u0000');
-    let series = this.#series.get(key);
-    if (!series) {
-      series = new HistogramSeries(labelsOf(this.labelNames, values), this.#bounds);
-      this.#series.set(key, series);
-    }
-    return series;
+  protected newSeries(labels: Readonly<Record<string, string>>): HistogramSeries {
+    return new HistogramSeries(labels, this.#bounds);
   }
 
-  get(): { name: string; help: string; type: string; aggregator: string; values: SeriesValue[] } {
-    const values: SeriesValue[] = [];
+  protected show(series: HistogramSeries, values: SeriesValue[]): void {
     const bucket = `${this.name}_bucket`;
-    for (const series of this.#series.values()) {
-      let cumulative = 0;
-      this.#bounds.forEach((bound, at) => {
-        cumulative += series.counts[at] ?? 0;
-        values.push({ metricName: bucket, labels: { ...series.labels, le: String(bound) }, value: cumulative });
-      });
-      values.push({ metricName: bucket, labels: { ...series.labels, le: '+Inf' }, value: series.count });
-      values.push({ metricName: `${this.name}_sum`, labels: series.labels, value: series.sum });
-      values.push({ metricName: `${this.name}_count`, labels: series.labels, value: series.count });
-    }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+    let cumulative = 0;
+    this.#bounds.forEach((bound, at) => {
+      cumulative += series.counts[at] ?? 0;
+      values.push({ metricName: bucket, labels: { ...series.labels, le: String(bound) }, value: cumulative });
+    });
+    values.push({ metricName: bucket, labels: { ...series.labels, le: '+Inf' }, value: series.count });
+    values.push({ metricName: `${this.name}_sum`, labels: series.labels, value: series.sum });
+    values.push({ metricName: `${this.name}_count`, labels: series.labels, value: series.count });
   }
 }

@@ -55,6 +55,8 @@ export interface AssembledNode {
   readonly gateway: GatewayServer;
   /** Attach the node's voice service once it listens: voice room actors apply the Guild's decisions there. */
   readonly voiceRooms: VoiceRoomRelay;
+  /** This node's VOICE_SERVER_UPDATE endpoint (`host:port`): where its voice service listens, as members see it. */
+  readonly voiceEndpoint: string;
 }
 
 /**
@@ -70,8 +72,12 @@ export function assembleNode(
 ): AssembledNode {
   const ring = new HashRing({ version: 0, members: [backend.nodeId] }, config.cluster.vnodesPerNode);
   const system = new ActorSystem(backend.nodeId, ring, config.cluster, log, backend.transport);
+  // A guild channel runs beside its guild (cluster/placement/ChannelHomes): each node reads a channel's
+  // guild from its record once. A ring of one member (the embedded mode) never needs it.
+  system.bindChannelHomes(async (channelId) => (await backend.stores.channels.get(channelId))?.guild_id);
   const ids = new SnowflakeGenerator(backend.generatorId);
   const voiceRooms = new VoiceRoomRelay();
+  const ownVoiceEndpoint = voiceEndpoint(config.voice, config.http.publicUrl, listener.port);
   const host = new ActorHost({
     nodeId: backend.nodeId,
     factory: actorFactory(
@@ -81,11 +87,7 @@ export function assembleNode(
       listener.gatewayUrl,
       backend.sessionPorts,
       backend.blobs,
-      voiceEndpointResolver(
-        system,
-        voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
-        backend.voiceEndpointOfNode,
-      ),
+      voiceEndpointResolver(system, ownVoiceEndpoint, backend.voiceEndpointOfNode),
       voiceRooms,
     ),
     messenger: system,
@@ -100,6 +102,7 @@ export function assembleNode(
   const app = createHttpApp({
     system,
     http: config.http,
+    adminToken: config.operator.adminToken,
     gateway: config.gateway,
     instance: config.instance,
     gatewayUrl: listener.gatewayUrl,
@@ -138,5 +141,5 @@ export function assembleNode(
     backend.metrics,
   );
   if (backend.metrics) registerHealthGauge(backend.metrics, backend.health);
-  return { system, host, gateway, voiceRooms };
+  return { system, host, gateway, voiceRooms, voiceEndpoint: ownVoiceEndpoint };
 }

@@ -25,9 +25,9 @@ import { createNodeMetrics, meterStores } from './nodeMetrics.js';
 import { DrainDeadline } from './drainDeadline.js';
 import { drainHttp, listenHttp } from './listenHttp.js';
 import { startNodeVoice } from './startNodeVoice.js';
+import { startTracing } from '../tracing/startTracing.js';
 import { followVoiceRoomMoves } from './voiceRoomMoves.js';
 import type { RunningNode } from './RunningNode.js';
-import { voiceEndpoint } from './voiceEndpoint.js';
 
 /** The records every node of a cluster shares, with its blobs and the settings the nodes agree on. */
 export interface ClusterRecords extends Stores {
@@ -84,6 +84,7 @@ export async function startClusterNode(
   });
   const startedAt = Date.now();
   const nodeId = `${backend.nodeHost}:${grpc.port}@${startedAt}`;
+  const tracing = await startTracing(config.tracing, nodeId); // before the edge: it installs the span middleware
   const membership = new RedisMembership(
     redis,
     {
@@ -115,7 +116,7 @@ export async function startClusterNode(
     const status = Object.values(checks).every((check) => check === 'ok') ? 'ok' : 'degraded';
     return { status, mode: 'cluster', nodeId, checks, members: view.members, ringVersion: view.version };
   };
-  const { system, host, gateway, voiceRooms } = assembleNode(
+  const { system, host, gateway, voiceRooms, voiceEndpoint } = assembleNode(
     config,
     log,
     listener,
@@ -138,7 +139,7 @@ export async function startClusterNode(
   systemRef.current = system;
   grpc.serve(system);
   keeper.start((kind, key, epoch) => host.evict(kind, key, epoch));
-  const voice = await startNodeVoice(config, listener.port, tokenSecret, log, system);
+  const voice = await startNodeVoice(config, voiceEndpoint, tokenSecret, log, system);
   voiceRooms.attach(voice);
   await membership.start({
     nodeId,
@@ -146,7 +147,7 @@ export async function startClusterNode(
     httpUrl: listener.url,
     gatewayUrl: listener.gatewayUrl,
     startedAt,
-    voiceEndpoint: voiceEndpoint(config.voice, config.http.publicUrl, listener.port),
+    voiceEndpoint,
   });
   // Placement pins (a hot guild on a chosen node) live beside membership; pub/sub brings a change at
   // once, the periodic version check only bounds a lost announcement.
@@ -184,6 +185,7 @@ export async function startClusterNode(
       await stores.close();
       sessionRedis.destroy();
       redis.destroy();
+      await tracing?.stop(); // last: flushes the spans of the leave
     })());
   log.info('node_started', { mode: 'cluster', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
   const { url, gatewayUrl, server } = listener;

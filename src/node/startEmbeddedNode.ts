@@ -17,6 +17,7 @@ import { createNodeMetrics, meterStores } from './nodeMetrics.js';
 import { closeHttp, listenHttp } from './listenHttp.js';
 import type { RunningNode } from './RunningNode.js';
 import { startNodeVoice } from './startNodeVoice.js';
+import { startTracing } from '../tracing/startTracing.js';
 
 /** The token secret: configured, or generated once and kept beside the data so tokens survive restarts. */
 function localTokenSecret(config: Config): string {
@@ -41,7 +42,8 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
   await applyBlobRenames(stores.blobRenames, blobs, log);
   const listener = await listenHttp(config.http);
   const nodeId = `${listener.host}:${listener.port}@${Date.now()}`;
-  const { system, host, gateway, voiceRooms } = assembleNode(
+  const tracing = await startTracing(config.tracing, nodeId); // before the edge: it installs the span middleware
+  const { system, host, gateway, voiceRooms, voiceEndpoint } = assembleNode(
     config,
     log,
     listener,
@@ -64,7 +66,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
     },
     requestStop,
   );
-  const voice = await startNodeVoice(config, listener.port, tokenSecret, log, system);
+  const voice = await startNodeVoice(config, voiceEndpoint, tokenSecret, log, system);
   voiceRooms.attach(voice);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -74,6 +76,7 @@ export async function startEmbeddedNode(config: Config, log: Logger, requestStop
       await closeHttp(listener);
       await host.shutdown();
       await stores.close();
+      await tracing?.stop();
     })());
   log.info('node_started', { mode: 'embedded', url: listener.url, gatewayUrl: listener.gatewayUrl, nodeId });
   const { url, gatewayUrl, server } = listener;

@@ -6,7 +6,6 @@ import { verifyVoiceToken } from '../domain/voiceToken.js';
 import type { VoiceClaims } from '../voice/VoiceMediaSession.js';
 import { startVoiceServer, type RunningVoiceServer } from '../voice/VoiceServer.js';
 import { voiceTlsMaterial } from '../voice/voiceTls.js';
-import { voiceEndpoint } from './voiceEndpoint.js';
 
 /** The WebRTC port range when both ends are set (werift needs min < max), else undefined for ephemeral ports. */
 function rtcPortRange(voice: Config['voice']): [number, number] | undefined {
@@ -49,12 +48,11 @@ function leaveGuildVoice(system: Pick<ActorSystem, 'tell'>, claims: VoiceClaims)
  */
 export async function startNodeVoice(
   config: Config,
-  httpPort: number,
+  endpoint: string,
   tokenSecret: string,
   log: Logger,
   system: Pick<ActorSystem, 'tell'>,
 ): Promise<RunningVoiceServer | undefined> {
-  const endpoint = voiceEndpoint(config.voice, config.http.publicUrl, httpPort);
   const separator = endpoint.lastIndexOf(':');
   const publicHost = endpoint.slice(0, separator);
   const port = Number(endpoint.slice(separator + 1));

@@ -262,9 +262,12 @@ export class VoiceConnection implements VoicePeer {
         tellPresent(this.context.rooms, member);
       },
       (error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        this.context.log.info('voice_socket_refused', { code: VoiceCloseCode.decodeError, reason });
-        this.close(VoiceCloseCode.decodeError, error instanceof MalformedFragment ? reason : 'webrtc select failed');
+        if (!(error instanceof MalformedFragment)) {
+          this.close(VoiceCloseCode.serverCrashed, 'webrtc select failed'); // WebRtcHub logged why
+          return;
+        }
+        this.context.log.info('voice_socket_refused', { code: VoiceCloseCode.decodeError, reason: error.message });
+        this.close(VoiceCloseCode.decodeError, error.message);
       },
     );
   }

@@ -60,7 +60,12 @@ export class VoiceRooms {
       stats.dropped++;
       return [];
     }
-    return this.othersOf(sender).filter((other) => !other.deafened);
+    // Runs for every media packet: one array, no spread and filter copies.
+    const hearers: VoiceMediaSession[] = [];
+    for (const other of this.rooms.get(sender.roomKey) ?? []) {
+      if (other !== sender && !other.deafened) hearers.push(other);
+    }
+    return hearers;
   }
 
   /**

@@ -17,7 +17,13 @@ export interface MediaRelayStats {
 
 /** Where opened UDP media goes for a receiver on WebRTC (the WebRTC bridge). */
 export interface WebRtcOutlet {
-  fromUdp(sender: VoiceMediaSession, receiver: VoiceMediaSession, header: Uint8Array, plaintext: Uint8Array): void;
+  /** Forwards one opened UDP packet to those of `receivers` that are web clients (the others are skipped). */
+  fromUdp(
+    sender: VoiceMediaSession,
+    receivers: readonly VoiceMediaSession[],
+    header: Uint8Array,
+    plaintext: Uint8Array,
+  ): void;
 }
 
 /** Seals a clear header and plaintext for one UDP receiver (its key, mode and nonce counter) and sends it. */
@@ -85,8 +91,12 @@ export function relayDatagram(
   }
   // A member that skipped IP discovery is bound by its first packet that opens: only it holds the key.
   sender.address ??= { address: from.address, port: from.port };
-  for (const receiver of rooms.hearersOf(sender, stats)) {
-    if (receiver.webrtc) webrtc?.fromUdp(sender, receiver, opened.header, opened.plaintext);
+  const hearers = rooms.hearersOf(sender, stats);
+  let webReceivers = 0;
+  for (const receiver of hearers) {
+    if (receiver.webrtc) webReceivers++;
     else sendSealed(udp, receiver, opened.header, opened.plaintext, stats);
   }
+  // One RTP packet for all of them, made once (each peer numbers its own header from it).
+  if (webReceivers > 0) webrtc?.fromUdp(sender, hearers, opened.header, opened.plaintext);
 }

@@ -28,6 +28,8 @@ export const VoiceCloseCode = {
   alreadyAuthenticated: 4005,
   sessionNoLongerValid: 4006,
   sessionTimeout: 4009,
+  /** Discord's "voice server crashed": a failure on our side (e.g. no free RTC port); the client may try again. */
+  serverCrashed: 4015,
   unknownProtocol: 4012,
   unknownEncryptionMode: 4016,
 } as const;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket, type RawData } from 'ws';
+import { PendingConditions } from '../support/PendingConditions.js';
 
 /** Identify intents: GUILDS, GUILD_MESSAGES, MESSAGE_CONTENT. */
 const INTENTS = (1 << 0) | (1 << 9) | (1 << 15);
@@ -46,6 +47,8 @@ export class ChaosSession {
   #stopping = false;
   #ws: WebSocket | undefined;
   #running: Promise<void> = Promise.resolve();
+  /** Pending waitUntil checks, run again after every dispatch. */
+  readonly #conditions = new PendingConditions();
 
   constructor(
     readonly name: string,
@@ -60,6 +63,13 @@ export class ChaosSession {
 
   start(): void {
     this.#running = this.#run();
+  }
+
+  /** Resolves once `predicate` holds after a dispatch (or now); rejects after `timeoutMs`, naming `what`. */
+  waitUntil(what: string, predicate: (session: this) => boolean, timeoutMs: number): Promise<void> {
+    const timedOut = (): Error =>
+      new Error(`${this.name}: no ${what} within ${timeoutMs} ms (${this.lineages.length} READY, ${this.op7} op 7)`);
+    return this.#conditions.wait(() => predicate(this), timeoutMs, timedOut);
   }
 
   async stop(): Promise<void> {
@@ -111,8 +121,10 @@ export class ChaosSession {
               properties: { os: 'linux', browser: 'chaos', device: 'chaos' },
             });
           }
-        } else if (frame.op === 0) this.#dispatch(frame, () => (resuming = false));
-        else if (frame.op === 7) {
+        } else if (frame.op === 0) {
+          this.#dispatch(frame, () => (resuming = false));
+          this.#conditions.check();
+        } else if (frame.op === 7) {
           this.op7 += 1;
           ws.close(4000);
         } else if (frame.op === 9) {

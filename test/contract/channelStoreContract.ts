@@ -45,6 +45,34 @@ export function channelStoreContract(stores: () => Stores): void {
     assert.deepEqual(await channels().listPrivate(nextId()), []);
   });
 
+  it("keeps the Channel actor's fields with the record: read by id, in the guild's list and in a DM's lists", async () => {
+    const [me, friend] = [nextId(), nextId()];
+    const guildChannel = aChannel({ last_message_id: nextId() });
+    const dm = aDmChannel(me, friend);
+    for (const channel of [guildChannel, dm]) await channels().save(channel);
+    const [newest, pinnedAt] = [nextId(), '2026-11-26T10:00:00.000Z'];
+    for (const channel of [guildChannel, dm])
+      await channels().saveOwnerFields(channel, { last_message_id: newest, last_pin_timestamp: pinnedAt });
+    const owned = { last_message_id: newest, last_pin_timestamp: pinnedAt };
+    assert.deepEqual(await channels().get(guildChannel.id), { ...guildChannel, ...owned });
+    assert.deepEqual(await channels().listByGuild(guildChannel.guild_id ?? ''), [{ ...guildChannel, ...owned }]);
+    for (const user of [me, friend]) assert.deepEqual(await channels().listPrivate(user), [{ ...dm, ...owned }]);
+    assert.deepEqual(await channels().findDm(me, friend), { ...dm, ...owned });
+    // The pin timestamp is the owner's, null included.
+    const newer = nextId();
+    await channels().saveOwnerFields(dm, { last_message_id: newer, last_pin_timestamp: null });
+    assert.deepEqual(await channels().get(dm.id), { ...dm, last_message_id: newer, last_pin_timestamp: null });
+  });
+
+  it("leaves a channel deleted before its actor's fields were written deleted", async () => {
+    const channel = aChannel();
+    await channels().save(channel);
+    await channels().delete(channel.id);
+    await channels().saveOwnerFields(channel, { last_message_id: nextId(), last_pin_timestamp: null });
+    assert.equal(await channels().get(channel.id), undefined);
+    assert.deepEqual(await channels().listByGuild(channel.guild_id ?? ''), []);
+  });
+
   it('finds the DM between two users in either order', async () => {
     const [alice, bob, carol] = [nextId(), nextId(), nextId()];
     const dm = aDmChannel(alice, bob);

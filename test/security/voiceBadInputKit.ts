@@ -1,6 +1,6 @@
 import { startLoopbackVoiceServer } from '../integration/voice/loopbackVoiceServer.js';
 import type { Socket as UdpSocket } from 'node:dgram';
-import { issueVoiceToken, newVoiceNonce } from '../../src/domain/voiceToken.js';
+import { voiceGrant, type VoiceGrant } from '../support/voiceGrant.js';
 import { sealRtpsize } from '../../src/voice/rtpsizeCrypto.js';
 import { VoiceEncryptionMode } from '../../src/voice/voiceProtocol.js';
 import { type RunningVoiceServer } from '../../src/voice/VoiceServer.js';
@@ -26,15 +26,9 @@ export function grant(
   userId: string,
   channelId: string,
   options: { sessionId?: string; issuedAtMs?: number; ttlMs?: number } = {},
-): { token: string; sessionId: string; identify: Record<string, unknown> } {
+): VoiceGrant {
   const sessionId = options.sessionId ?? `badinput${(sessionCounter += 1)}`;
-  const claims = { userId, sessionId, guildId: GUILD, channelId, nonce: newVoiceNonce() };
-  const token = issueVoiceToken(VOICE_SECRET, claims, options.issuedAtMs ?? Date.now(), options.ttlMs);
-  return {
-    token,
-    sessionId,
-    identify: { server_id: GUILD, user_id: userId, session_id: sessionId, token, max_dave_protocol_version: 0 },
-  };
+  return voiceGrant(VOICE_SECRET, { userId, sessionId, guildId: GUILD, channelId }, { ...options, maxDaveVersion: 0 });
 }
 
 /** The voice service as a node runs it, with its own heartbeat interval (the sweep runs at a quarter of it). */

@@ -96,7 +96,10 @@ export class TestCluster {
     return waitForMembers(members, timeoutMs);
   }
 
-  /** The node owning `key` (e.g. `channel:123`) under the view of `viewer` (default: the first live node). */
+  /**
+   * The node owning the ring key `key` under the view of `viewer` (default: the first live node), pins
+   * aside. A guild channel runs on the owner of `guild:<its guild id>`; only a DM's is `channel:<id>`.
+   */
   async ownerOf(key: string, viewer: ClusterNode | undefined = this.live()[0]): Promise<ClusterNode> {
     if (!viewer) throw new Error(`No live node to ask who owns ${key}`);
     const health = await viewer.health();
@@ -171,7 +174,7 @@ async function waitForMembers(members: readonly ClusterNode[], timeoutMs: number
 }
 
 /** Deletes every Redis key under `prefix` (only test prefixes). */
-async function deleteRedisKeys(prefix: string): Promise<void> {
+export async function deleteRedisKeys(prefix: string): Promise<void> {
   if (!prefix.startsWith('chorus_test_')) throw new Error(`Not a test prefix: ${prefix}`);
   const redis = createClient({ url: REDIS_URL, RESP: 2 });
   redis.on('error', () => undefined); // a failing command fails the cleanup; no listener would end the process

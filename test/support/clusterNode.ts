@@ -88,10 +88,13 @@ export class ClusterNode {
   async start(timeoutMs = 60_000): Promise<void> {
     if (this.alive) throw new Error(`${this.name} is already running (pid ${this.pid})`);
     // BENCH_NODE_ENTRY=compiled (the cluster bench): the compiled server as `npm start` runs it; tests keep tsx.
-    const args =
+    const entryArgs =
       this.env['BENCH_NODE_ENTRY'] === 'compiled'
         ? ['--enable-source-maps', 'dist/src/main.js']
         : ['--import', 'tsx', 'src/main.ts'];
+    // BENCH_CPU_PROF=dir: a V8 CPU profile per process, written on exit (scripts/cpuProfileSummary.ts reads them).
+    const profileDir = this.env['BENCH_CPU_PROF'];
+    const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...entryArgs] : entryArgs;
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: this.env,

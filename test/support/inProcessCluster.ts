@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
 import { loadConfig } from '../../src/config/loadConfig.js';
 import { createLogger } from '../../src/domain/Logger.js';
 import type { RunningNode } from '../../src/node/RunningNode.js';
 import { startClusterNode, type ClusterRecords } from '../../src/node/startClusterNode.js';
 import { FileBlobStore } from '../../src/store/file/FileBlobStore.js';
 import { createSqliteStores } from '../../src/store/sqlite/createSqliteStores.js';
-import { CLUSTER_TIMING } from './clusterHarness.js';
+import { CLUSTER_TIMING, deleteRedisKeys } from './clusterHarness.js';
 import { until } from './clusterNode.js';
 
 const REDIS_URL = process.env.CHORUS_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -93,18 +92,9 @@ export class InProcessCluster {
   /** Stops every node, then deletes the run's Redis keys and files. */
   async stop(): Promise<void> {
     await Promise.allSettled(this.nodes.map((node) => node.close()));
-    const redis = createClient({ url: REDIS_URL, RESP: 2 });
-    redis.on('error', () => undefined); // a failing command fails the cleanup; no listener would end the process
     try {
-      await redis.connect();
-      let cursor = '0';
-      do {
-        const reply = await redis.scan(cursor, { MATCH: `${this.prefix}*`, COUNT: 1000 });
-        if (reply.keys.length > 0) await redis.del(reply.keys);
-        cursor = reply.cursor;
-      } while (cursor !== '0');
+      await deleteRedisKeys(this.prefix);
     } finally {
-      redis.destroy();
       rmSync(this.dataDir, { recursive: true, force: true });
     }
   }

@@ -2,55 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Stores } from '../../actors/runtime/ports/stores.js';
-import { Right } from '../../src/domain/rights.js';
 import { formatAge } from '../../src/cli/clusterCommands.js';
-import { rightNames, rightsMask } from '../../src/cli/rightsCommand.js';
+import { rightsMask } from '../../src/cli/rightsCommand.js';
+import { Right, rightNames } from '../../src/domain/rights.js';
 import { SqliteInstanceCounter } from '../../src/store/sqlite/SqliteInstanceCounter.js';
 import { SqliteDatabase } from '../../src/store/sqlite/SqliteDatabase.js';
 import { createSqliteStores } from '../../src/store/sqlite/createSqliteStores.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
-import { aGuild, aMember, aMessage, aUser, nextId } from '../contract/records.js';
-
-/** What any counting backend must do: count what was written and what was deleted, nothing else. */
-function instanceCountsContract(open: () => Promise<Stores>): void {
-  let stores: Stores;
-  beforeEach(async () => {
-    stores = await open();
-  });
-  afterEach(async () => {
-    await stores.close();
-  });
-
-  it('counts nothing in an empty instance', async () => {
-    assert.deepEqual(await stores.counts?.counts(), { user: 0, guild: 0, message: 0, members: 0 });
-  });
-
-  it('counts users, guilds, memberships and messages as they are written', async () => {
-    const users = [aUser(), aUser(), aUser()];
-    for (const user of users) await stores.users.create(user);
-    const guild = aGuild();
-    await stores.guilds.saveGuild(guild);
-    await stores.guilds.saveGuild({ ...guild, name: 'renamed' }); // an update is not a second guild
-    for (const user of users) await stores.guilds.saveMember(aMember({ guild_id: guild.id, user_id: user.id }));
-    const channelId = nextId();
-    for (let index = 0; index < 4; index += 1) await stores.messages.insert(aMessage({ channel_id: channelId }));
-    assert.deepEqual(await stores.counts?.counts(), { user: 3, guild: 1, message: 4, members: 3 });
-  });
-
-  it('stops counting what was deleted, a deleted guild with its members', async () => {
-    const user = aUser();
-    await stores.users.create(user);
-    const guild = aGuild();
-    await stores.guilds.saveGuild(guild);
-    await stores.guilds.saveMember(aMember({ guild_id: guild.id, user_id: user.id }));
-    const message = aMessage({ channel_id: nextId() });
-    await stores.messages.insert(message);
-    await stores.messages.delete(message.channel_id, [message.id]);
-    await stores.guilds.deleteGuild(guild.id);
-    assert.deepEqual(await stores.counts?.counts(), { user: 1, guild: 0, message: 0, members: 0 });
-  });
-}
+import { instanceCountsContract } from '../contract/instanceCountsContract.js';
+import { aGuild, aMessage, aUser, nextId } from '../contract/records.js';
 
 describe('instance counts (GET /policies/stats/, chorus stats)', () => {
   let dir: string;
@@ -64,6 +24,15 @@ describe('instance counts (GET /policies/stats/, chorus stats)', () => {
 
   describe('SQLite store contract', () => {
     instanceCountsContract(() => Promise.resolve(createSqliteStores(join(dir, `counts-${(files += 1)}.db`))));
+  });
+
+  it('counts nothing in a new SQLite file', async () => {
+    const stores = createSqliteStores(join(dir, 'empty.db'));
+    try {
+      assert.deepEqual(await stores.counts?.counts(), { user: 0, guild: 0, message: 0, members: 0 });
+    } finally {
+      await stores.close();
+    }
   });
 
   it('counts the rows a file held before the counting migration, then keeps counting', async () => {

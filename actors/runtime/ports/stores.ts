@@ -65,10 +65,24 @@ export interface GuildStore {
   deleteInvite(code: string): Promise<void>;
 }
 
+/** The fields of a channel its Channel actor writes, apart from the rest of the record (see saveOwnerFields). */
+export interface ChannelOwnerFields {
+  readonly last_message_id: string | null;
+  readonly last_pin_timestamp: string | null;
+}
+
 /** Channels of every type, and DM indexes. */
 export interface ChannelStore {
   get(id: string): Promise<ChannelRecord | undefined>;
   save(channel: ChannelRecord): Promise<void>;
+  /**
+   * Writes the fields the Channel actor owns (`channel` names the rows: its id, guild and recipients),
+   * without reading and rewriting the whole record where the store can (the caller never writes an
+   * older last_message_id than it wrote before). A channel deleted meanwhile stays deleted. Whether they win over a later whole-record save's
+   * copy (the Guild saves the values it last saw) is the store's: the Channel actor writes them again
+   * when told of such a save.
+   */
+  saveOwnerFields(channel: ChannelRecord, fields: ChannelOwnerFields): Promise<void>;
   delete(id: string): Promise<void>;
   listByGuild(guildId: string): Promise<ChannelRecord[]>;
   /** DM and group-DM channels the user is a recipient of. */
@@ -100,6 +114,11 @@ export interface MessageStore {
   removeReactions(channelId: string, messageId: string, emoji?: string, userId?: string): Promise<void>;
   /** Reactions on a message, in the order they were added. */
   listReactions(channelId: string, messageId: string): Promise<ReactionRecord[]>;
+  /**
+   * Reactions on each of a page's messages (listReactions of each, in the order of `messageIds`), where the
+   * backend reads them in one query; without it a page costs one listReactions per message.
+   */
+  listPageReactions?(channelId: string, messageIds: readonly string[]): Promise<ReactionRecord[][]>;
 }
 
 /** Channel webhooks, read by id (the edge's lookup), by channel and by guild. */

@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { EdgeDeps, EdgeState } from '../EdgeDeps.js';
+import { adminRoutes } from './adminRoutes.js';
 import { instanceRoutes } from './instanceRoutes.js';
 import { instanceCompatRoutes } from './instanceCompatRoutes.js';
 import { instancePolicyRoutes } from './instancePolicyRoutes.js';
@@ -31,6 +32,7 @@ export type RouteModule = (router: Router<EdgeState>, deps: EdgeDeps) => void;
 /** Every resource's routes, in mount order. */
 export const ROUTE_MODULES: readonly RouteModule[] = [
   instanceRoutes,
+  adminRoutes,
   instanceCompatRoutes,
   instancePolicyRoutes,
   authRoutes,

@@ -113,7 +113,7 @@ function signedInRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     snowflakeParam(ctx, 'application_id');
     throw new UnknownEntityError('store listing');
   });
-  // Spacebar's shape; embedded mode counts in SQLite, while Cassandra keeps no counters (null: not counted).
+  // Spacebar's shape: SQLite counts exactly (triggers), Cassandra closely (counters; CassandraInstanceCounter).
   router.get('/policies/stats', async (ctx: EdgeContext) => {
     await requireCaller(ctx, deps);
     sendObject(ctx, { counts: (await deps.counts?.counts()) ?? UNCOUNTED });

@@ -1,7 +1,9 @@
+import type { types } from 'cassandra-driver';
 import type { ChannelRecord } from '../../../actors/runtime/ports/records.js';
-import type { ChannelStore } from '../../../actors/runtime/ports/stores.js';
+import type { ChannelOwnerFields, ChannelStore } from '../../../actors/runtime/ports/stores.js';
+import { compareSnowflakes } from '../../domain/snowflake.js';
 import { idText, writableKey } from './cassandraIds.js';
-import { documentOf, documents, type CassandraSession, type Cql } from './CassandraSession.js';
+import { documentOf, textColumn, type CassandraSession, type Cql } from './CassandraSession.js';
 
 /** Discord's DM channel type (a group DM is 3). */
 const DM_CHANNEL_TYPE = 1;
@@ -54,6 +56,34 @@ function staleIndexRows(stored: ChannelRecord, next: ChannelRecord | undefined):
   return statements;
 }
 
+/**
+ * The record of a row: its `data` with the Channel actor's `owner_fields` over it. A row with owner
+ * fields and no data is what a flush left of a channel deleted meanwhile: no channel.
+ */
+function channelOf(row: types.Row | undefined): ChannelRecord | undefined {
+  const channel = documentOf<ChannelRecord>(row);
+  const owned = textColumn(row, 'owner_fields');
+  if (channel === undefined || owned === undefined) return channel;
+  const fields = JSON.parse(owned) as ChannelOwnerFields;
+  const [stored, flushed] = [channel.last_message_id, fields.last_message_id];
+  const newest =
+    stored === null || flushed === null
+      ? (stored ?? flushed)
+      : compareSnowflakes(stored, flushed) >= 0
+        ? stored
+        : flushed;
+  return { ...channel, last_message_id: newest, last_pin_timestamp: fields.last_pin_timestamp };
+}
+
+function channelsOf(rows: readonly types.Row[]): ChannelRecord[] {
+  const out: ChannelRecord[] = [];
+  for (const row of rows) {
+    const channel = channelOf(row);
+    if (channel !== undefined) out.push(channel);
+  }
+  return out;
+}
+
 /** Statements writing `channel` and every index row it needs. */
 function upsert(channel: ChannelRecord): Cql[] {
   const key = writableKey(channel.id);
@@ -85,13 +115,43 @@ function upsert(channel: ChannelRecord): Cql[] {
  * `private_channels_by_user` (listPrivate, one row per recipient), and `dm_channels_by_pair` (findDm);
  * every save or delete writes all of them in one logged batch. A save reads the stored record first to
  * drop index rows it no longer needs (a recipient removed from a group DM); one actor owns each channel's
- * writes, so that read-then-write does not race.
+ * writes, so that read-then-write does not race. The Channel actor's own fields (last_message_id,
+ * last_pin_timestamp, flushed after each burst of messages) go to an `owner_fields` column of the same
+ * rows, a plain UPDATE without a read (see channelOf).
  */
 export class CassandraChannelStore implements ChannelStore {
   constructor(private readonly session: CassandraSession) {}
 
   async get(id: string): Promise<ChannelRecord | undefined> {
-    return documentOf<ChannelRecord>(await this.session.first('SELECT data FROM channels WHERE id = ?', [id]));
+    return channelOf(await this.session.first('SELECT data, owner_fields FROM channels WHERE id = ?', [id]));
+  }
+
+  /** One single-partition UPDATE per row that holds the record (no batch log: a later flush repairs a lost one). */
+  async saveOwnerFields(channel: ChannelRecord, fields: ChannelOwnerFields): Promise<void> {
+    const owned = JSON.stringify({
+      last_message_id: fields.last_message_id,
+      last_pin_timestamp: fields.last_pin_timestamp,
+    });
+    const key = writableKey(channel.id);
+    const writes = [this.session.write('UPDATE channels SET owner_fields = ? WHERE id = ?', [owned, channel.id])];
+    if (channel.guild_id !== null) {
+      writes.push(
+        this.session.write('UPDATE channels_by_guild SET owner_fields = ? WHERE guild_id = ? AND channel_id = ?', [
+          owned,
+          channel.guild_id,
+          key,
+        ]),
+      );
+    }
+    for (const userId of privateRecipients(channel)) {
+      writes.push(
+        this.session.write(
+          'UPDATE private_channels_by_user SET owner_fields = ? WHERE user_id = ? AND channel_id = ?',
+          [owned, userId, key],
+        ),
+      );
+    }
+    await Promise.all(writes);
   }
 
   async save(channel: ChannelRecord): Promise<void> {
@@ -111,15 +171,15 @@ export class CassandraChannelStore implements ChannelStore {
 
   /** The guild's channels in id order. */
   async listByGuild(guildId: string): Promise<ChannelRecord[]> {
-    return documents<ChannelRecord>(
-      await this.session.rows('SELECT data FROM channels_by_guild WHERE guild_id = ?', [guildId]),
+    return channelsOf(
+      await this.session.rows('SELECT data, owner_fields FROM channels_by_guild WHERE guild_id = ?', [guildId]),
     );
   }
 
   /** The user's DMs and group DMs in id order. */
   async listPrivate(userId: string): Promise<ChannelRecord[]> {
-    return documents<ChannelRecord>(
-      await this.session.rows('SELECT data FROM private_channels_by_user WHERE user_id = ?', [userId]),
+    return channelsOf(
+      await this.session.rows('SELECT data, owner_fields FROM private_channels_by_user WHERE user_id = ?', [userId]),
     );
   }
 

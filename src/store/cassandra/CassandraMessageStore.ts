@@ -1,6 +1,7 @@
 import type { MessageRecord, ReactionRecord } from '../../../actors/runtime/ports/records.js';
 import type { MessagePage, MessageStore } from '../../../actors/runtime/ports/stores.js';
 import { bucketOf, keyOf, writableKey } from './cassandraIds.js';
+import type { CassandraInstanceCounter } from './CassandraInstanceCounter.js';
 import { CassandraReactions } from './CassandraReactions.js';
 import {
   bigintColumn,
@@ -35,7 +36,10 @@ export class CassandraMessageStore implements MessageStore {
   readonly #buckets: MessageBuckets;
   readonly #reactions: CassandraReactions;
 
-  constructor(private readonly session: CassandraSession) {
+  constructor(
+    private readonly session: CassandraSession,
+    private readonly counter?: CassandraInstanceCounter,
+  ) {
     this.#buckets = new MessageBuckets(session);
     this.#reactions = new CassandraReactions(session);
   }
@@ -50,6 +54,7 @@ export class CassandraMessageStore implements MessageStore {
         ...values,
         data,
       ]);
+      this.counter?.add('message', 1);
       return;
     }
     const seq = await this.#nextPinSeq(message.channel_id);
@@ -60,6 +65,7 @@ export class CassandraMessageStore implements MessageStore {
       },
       this.#pinRow(message, key, seq, data),
     ]);
+    this.counter?.add('message', 1);
   }
 
   /** Replaces the record (a message that does not exist is left absent), keeping the pins in step. */
@@ -117,6 +123,7 @@ export class CassandraMessageStore implements MessageStore {
         ...this.#reactions.removeAllStatements(channelId, key),
         ...(seq === undefined ? [] : [this.#unpinRow(channelId, seq)]),
       ]);
+      if (stored !== undefined) this.counter?.add('message', -1);
     });
   }
 

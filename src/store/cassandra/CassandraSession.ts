@@ -25,6 +25,8 @@ const { consistencies } = cassandra.types;
  */
 const READ: QueryOptions = { prepare: true, consistency: consistencies.localQuorum, isIdempotent: true };
 const WRITE: QueryOptions = { prepare: true, consistency: consistencies.localQuorum, isIdempotent: true };
+/** A counter update adds on each run: the driver must never retry one, or it would count twice. */
+const COUNTER: QueryOptions = { prepare: true, consistency: consistencies.localQuorum, isIdempotent: false };
 const CONDITIONAL: QueryOptions = {
   prepare: true,
   consistency: consistencies.localQuorum,
@@ -87,6 +89,11 @@ export class CassandraSession {
   /** One unconditional write. */
   async write(query: string, params: readonly unknown[]): Promise<void> {
     await this.#call(() => this.client.execute(query, [...params], WRITE));
+  }
+
+  /** One counter update (`SET c = c + ?`), never retried by the driver (see COUNTER). */
+  async count(query: string, params: readonly unknown[]): Promise<void> {
+    await this.#call(() => this.client.execute(query, [...params], COUNTER));
   }
 
   /**

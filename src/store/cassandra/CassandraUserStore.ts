@@ -1,6 +1,7 @@
 import type { UserRecord } from '../../../actors/runtime/ports/records.js';
 import type { UserStore } from '../../../actors/runtime/ports/stores.js';
 import { ConflictError } from '../../domain/errors.js';
+import type { CassandraInstanceCounter } from './CassandraInstanceCounter.js';
 import { documentOf, type CassandraSession } from './CassandraSession.js';
 import { UniqueClaims } from './UniqueClaims.js';
 
@@ -35,7 +36,10 @@ export class CassandraUserStore implements UserStore {
   readonly #emails: UniqueClaims;
   readonly #tags: UniqueClaims;
 
-  constructor(private readonly session: CassandraSession) {
+  constructor(
+    private readonly session: CassandraSession,
+    private readonly counter?: CassandraInstanceCounter,
+  ) {
     this.#emails = new UniqueClaims(session, 'users_by_email', ['email']);
     this.#tags = new UniqueClaims(session, 'users_by_tag', ['username', 'discriminator']);
   }
@@ -45,6 +49,7 @@ export class CassandraUserStore implements UserStore {
     if ((await this.get(user.id)) !== undefined) throw new ConflictError('User already exists');
     const held = await this.#claim(user.id, keysOf(user), undefined);
     await this.#writeOrRelease(user, held, () => this.session.write('DELETE FROM users WHERE id = ?', [user.id]));
+    this.counter?.add('user', 1);
   }
 
   async get(id: string): Promise<UserRecord | undefined> {

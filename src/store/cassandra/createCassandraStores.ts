@@ -8,6 +8,7 @@ import { CassandraBlobStore } from './CassandraBlobStore.js';
 import { CassandraChannelStore } from './CassandraChannelStore.js';
 import { CassandraClusterSettings } from './CassandraClusterSettings.js';
 import { CassandraGuildStore } from './CassandraGuildStore.js';
+import { CassandraInstanceCounter } from './CassandraInstanceCounter.js';
 import { logHostAvailability } from './cassandraHostLog.js';
 import { CassandraMessageStore } from './CassandraMessageStore.js';
 import { CassandraReadStateStore } from './CassandraReadStateStore.js';
@@ -90,17 +91,19 @@ export async function createCassandraStores(options: CassandraStoresOptions): Pr
     throw thrown;
   }
   const channels = new CassandraChannelStore(session);
+  const counts = new CassandraInstanceCounter(session, options.log);
   return {
-    users: new CassandraUserStore(session),
+    users: new CassandraUserStore(session, counts),
     applications: new CassandraApplicationStore(session),
     applicationCommands: new CassandraApplicationCommandStore(session),
-    guilds: new CassandraGuildStore(session, channels),
+    guilds: new CassandraGuildStore(session, channels, counts),
     channels,
-    messages: new CassandraMessageStore(session),
+    messages: new CassandraMessageStore(session, counts),
     webhooks: new CassandraWebhookStore(session),
     readStates: new CassandraReadStateStore(session),
     clusterSettings: new CassandraClusterSettings(session),
     blobs: new CassandraBlobStore(session),
+    counts,
     close,
   };
 }

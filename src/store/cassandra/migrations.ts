@@ -19,7 +19,7 @@
  *   guilds_by_user            (user_id, guild_id)                       ≤ 100-200 guilds per user
  *   invites                   (code) → owner, data   every write is an LWT: unique code
  *   invites_by_guild          (guild_id, code)                          ≤ 1000 invites per guild
- *   channels                  (id) → data
+ *   channels                  (id) → data, owner_fields               owner_fields: the Channel actor's last_message_id, last_pin_timestamp
  *   channels_by_guild         (guild_id, channel_id) → data             ≤ 500 channels per guild
  *   private_channels_by_user  (user_id, channel_id) → data              a user's DMs and group DMs
  *   dm_channels_by_pair       ((user_low, user_high), channel_id)       findDm: lowest id wins
@@ -33,6 +33,7 @@
  *   webhooks_by_channel       (channel_id, id) → data                   ≤ 15 webhooks per channel
  *   webhooks_by_guild         (guild_id, id) → data                     copy for GET /guilds/{id}/webhooks
  *   application_commands      ((application_id, scope), command_id) → data   scope: guild id or '0'; ≤ 110 rows
+ *   instance_counts           (name) → count counter                     user, guild, message, members
  *
  * Messages follow Discord's 2017 design: bucket = the snowflake's timestamp (ms since the Discord epoch)
  * divided into 10-day windows, so a partition holds one channel's messages of ten days and stays well
@@ -220,5 +221,22 @@ export const MIGRATIONS: readonly Migration[] = [
           'PRIMARY KEY (user_id, channel_id)',
       ),
     ],
+  },
+  {
+    version: 8,
+    name: 'instance counts',
+    // One counter per counted thing (user, guild, message, members) for GET /policies/stats/: the stores
+    // add to it after each insert and delete (see CassandraInstanceCounter for what it does not count).
+    statements: [table('instance_counts', 'name text PRIMARY KEY, count counter')],
+  },
+  {
+    version: 9,
+    name: 'channel owner fields',
+    // The Channel actor's last_message_id and last_pin_timestamp, written after each burst of messages
+    // by a plain UPDATE of every row holding the record, instead of reading and rewriting the record
+    // (see CassandraChannelStore.saveOwnerFields).
+    statements: ['channels', 'channels_by_guild', 'private_channels_by_user'].map(
+      (name) => `ALTER TABLE ${name} ADD IF NOT EXISTS owner_fields text`,
+    ),
   },
 ];

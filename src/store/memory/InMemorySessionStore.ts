@@ -8,6 +8,9 @@ import type {
 import { systemClock, type Clock } from '../../domain/Clock.js';
 import { WrongOwnerError } from '../../domain/errors.js';
 
+/** What an evicted slot holds until the next compaction (the frame's text is not kept alive by it). */
+const EVICTED: BufferedFrame = { seq: 0, frame: '' };
+
 interface Entry {
   record: SessionRecord;
   /** The record's seq and floor as frames moved them (kept apart: no record copy per frame). */
@@ -68,8 +71,15 @@ export class InMemorySessionStore implements SessionStore {
     if (!entry) return DONE; // ended or expired: nothing to resume any more
     if (progress.after !== undefined && entry.seq !== progress.after) return staleWrite(sessionId);
     for (const frame of frames) entry.frames.push(frame);
-    const excess = entry.frames.length - entry.head - Math.max(0, progress.maxFrames);
-    if (excess > 0) entry.head += excess;
+    // Past the count, and at or below the floor (the session dropped them: its buffer is bounded by bytes too).
+    const keepFrom = Math.max(entry.head, entry.frames.length - Math.max(0, progress.maxFrames));
+    while (
+      entry.head < entry.frames.length &&
+      (entry.head < keepFrom || (entry.frames[entry.head] as BufferedFrame).seq <= progress.floor)
+    ) {
+      entry.frames[entry.head] = EVICTED; // its text goes now, not at the next compaction
+      entry.head += 1;
+    }
     if (entry.head > 1024 && entry.head * 2 > entry.frames.length) {
       entry.frames.splice(0, entry.head);
       entry.head = 0;

@@ -42,6 +42,15 @@ if string.match(current, '^(.*)|%d+$') == ARGV[1] then return redis.call('DEL', 
 return 0`,
 );
 
+/** A fence check waiting for its round trip. */
+interface WaitingCheck {
+  readonly key: string;
+  /** The value the key holds while the asking node's lease stands: `nodeId|epoch`. */
+  readonly holder: string;
+  readonly resolve: (held: boolean) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /** Keys per renew script call, so one call never blocks Redis for long; all calls share one round trip. */
 const RENEW_CHUNK = 1_000;
 
@@ -59,6 +68,9 @@ export interface RedisLeaseOptions {
  */
 export class RedisLeaseTable implements LeaseTable {
   readonly #prefix: string;
+  /** Fence checks asked for while a check round trip is out: they leave together when it is back. */
+  #waiting: WaitingCheck[] = [];
+  #checking = false;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -103,8 +115,39 @@ export class RedisLeaseTable implements LeaseTable {
     await this.#call(RELEASE.run(this.redis, [this.#key(actorKey)], [nodeId, epoch === undefined ? '' : epoch]));
   }
 
-  async check(actorKey: string, nodeId: string, epoch: number): Promise<boolean> {
-    return (await this.#call(this.redis.get(this.#key(actorKey)))) === `${nodeId}|${epoch}`;
+  /**
+   * The commit fence's question, one per write. Checks asked while one round trip is out go together in
+   * the next (one MGET), like a group commit: each is still sent after it was asked, so every answer is
+   * as fresh as a GET of its own would be, and a node writing for many actors at once pays one Redis
+   * command a round trip instead of one a write (docs/scaling.md, "Cost per message").
+   */
+  check(actorKey: string, nodeId: string, epoch: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ key: this.#key(actorKey), holder: `${nodeId}|${epoch}`, resolve, reject });
+      if (!this.#checking) {
+        this.#checking = true;
+        queueMicrotask(() => void this.#checkWaiting()); // the checks of this turn join the first
+      }
+    });
+  }
+
+  async #checkWaiting(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting;
+      this.#waiting = [];
+      try {
+        const values =
+          batch.length === 1
+            ? [await this.#call(this.redis.get(batch[0]?.key ?? ''))]
+            : await this.#call(this.redis.mGet(batch.map((check) => check.key)));
+        batch.forEach((check, index) => {
+          check.resolve(values[index] === check.holder);
+        });
+      } catch (error) {
+        for (const check of batch) check.reject(error);
+      }
+    }
+    this.#checking = false;
   }
 
   #key(actorKey: string): string {

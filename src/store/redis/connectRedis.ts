@@ -1,9 +1,13 @@
 import { createClient } from 'redis';
 import type { Logger } from '../../domain/Logger.js';
+import { watchConnection } from './connectionWatchdog.js';
 
 /** Options of a Redis connection. */
 export interface RedisConnectOptions {
-  /** A command without a reply for this long fails (so callers notice an outage quickly). */
+  /**
+   * A connection whose PING (sent this often) goes unanswered this long is failed, with every command
+   * waiting on it, and opened again: callers notice a hung Redis within about twice this.
+   */
   readonly commandTimeoutMs?: number;
   /** Name shown in `CLIENT LIST` and in log lines. */
   readonly name?: string;
@@ -12,16 +16,18 @@ export interface RedisConnectOptions {
 /** A node-redis client speaking RESP2 (replies as ioredis gave them: flat arrays, integers as numbers). */
 export type RedisConnection = ReturnType<typeof resp2Client>;
 
-function resp2Client(url: string, name: string, commandTimeoutMs: number, retry: ReconnectRetry) {
+function resp2Client(url: string, name: string, retry: ReconnectRetry) {
   return createClient({
     url,
     name,
     RESP: 2,
     // A command during an outage fails at once instead of waiting in the offline queue; the first
     // connect is awaited before the client is handed out, so no command is refused while it starts.
-    // The timeout bounds a command sent just before the connection died (its reply never comes).
+    // A command sent just before the connection hung is bounded by the watchdog (connectionWatchdog.ts),
+    // not by a per-command timeout: node-redis arms an AbortSignal.timeout for every command unless the
+    // timeout is 0 (its default is 5 s).
     disableOfflineQueue: true,
-    commandOptions: { timeout: commandTimeoutMs },
+    commandOptions: { timeout: 0 },
     socket: { reconnectStrategy: retry.strategy },
   });
 }
@@ -60,7 +66,8 @@ export async function connectRedis(
 ): Promise<RedisConnection> {
   const name = options.name ?? 'chorus';
   const retry = reconnectRetry();
-  const redis = resp2Client(url, name, options.commandTimeoutMs ?? 1_000, retry);
+  const redis = resp2Client(url, name, retry);
+  const deadlineMs = options.commandTimeoutMs ?? 1_000;
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;
@@ -74,5 +81,13 @@ export async function connectRedis(
     log.info('redis_recovered', { connection: name });
   });
   await redis.connect();
+  watchConnection(redis, {
+    intervalMs: deadlineMs,
+    deadlineMs,
+    onHung: (error) => {
+      if (!down) log.warn('redis_unreachable', { connection: name, err: error.message });
+      down = true;
+    },
+  });
   return redis;
 }

@@ -1,5 +1,6 @@
 import type { ChannelRecord } from '../../../actors/runtime/ports/records.js';
-import type { ChannelStore } from '../../../actors/runtime/ports/stores.js';
+import type { ChannelOwnerFields, ChannelStore } from '../../../actors/runtime/ports/stores.js';
+import { compareSnowflakes } from '../../domain/snowflake.js';
 import { fromJson, type SqliteDatabase } from './SqliteDatabase.js';
 
 /** Discord's DM channel type (a group DM is 3). */
@@ -65,6 +66,18 @@ export class SqliteChannelStore implements ChannelStore {
   save(channel: ChannelRecord): Promise<void> {
     return this.db.call(() => {
       this.#save(channel);
+    });
+  }
+
+  /** Rewrites the stored record with them (in process, a read costs little); a deleted channel stays deleted. */
+  saveOwnerFields(channel: ChannelRecord, fields: ChannelOwnerFields): Promise<void> {
+    return this.db.call(() => {
+      const stored = parse(this.#get.get(channel.id));
+      if (stored === undefined) return;
+      const [had, flushed] = [stored.last_message_id, fields.last_message_id];
+      const newest =
+        had === null || flushed === null ? (had ?? flushed) : compareSnowflakes(had, flushed) >= 0 ? had : flushed;
+      this.#save({ ...stored, last_message_id: newest, last_pin_timestamp: fields.last_pin_timestamp });
     });
   }
 

@@ -6,6 +6,10 @@ import Database from 'better-sqlite3';
 import { ServiceUnavailableError } from '../../domain/errors.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { toStoreError, withCause, type ConflictNamer } from './sqliteErrors.js';
+import { WalCheckpointer } from './WalCheckpointer.js';
+
+/** SQLite's own default: the commit that grows the WAL past this many pages checkpoints it. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1_000;
 
 /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -17,6 +21,8 @@ export interface SqliteDatabaseOptions {
   readonly migrations?: readonly Migration[];
   /** Wall-clock source for `applied_at`. */
   readonly now?: () => number;
+  /** Checkpoint the WAL from a worker thread (WalCheckpointer) rather than in commits; on unless false. */
+  readonly checkpointInWorker?: boolean;
 }
 
 /** A row of `schema_migrations`. */
@@ -31,11 +37,24 @@ export interface AppliedMigration {
  * Stores share it; better-sqlite3 is synchronous, so each call runs to completion on this thread.
  */
 export class SqliteDatabase {
+  /** Writes still gathered in memory (see GroupCommit), done before the connection closes. */
+  readonly #beforeClose: (() => void)[] = [];
+
+  #checkpointer: WalCheckpointer | undefined;
+
   private constructor(
     readonly connection: Database.Database,
     /** Versions this open applied (empty when the file was already up to date). */
     readonly appliedAtOpen: readonly number[],
   ) {}
+
+  /** Moves WAL checkpoints off this thread (a file only; an in-memory database has no WAL). */
+  #checkpointElsewhere(path: string): void {
+    this.connection.pragma('wal_autocheckpoint = 0');
+    this.#checkpointer = new WalCheckpointer(path, () => {
+      if (this.connection.open) this.connection.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+    });
+  }
 
   /**
    * Opens (creating it and its directory if needed) and migrates the file at `path`.
@@ -47,7 +66,7 @@ export class SqliteDatabase {
     checkOrder(migrations);
     let connection: Database.Database;
     try {
-      if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+      if (isFile(path)) mkdirSync(dirname(path), { recursive: true });
       connection = new Database(path);
     } catch (thrown) {
       throw withCause(new ServiceUnavailableError(`Cannot open database ${path}`), thrown);
@@ -58,7 +77,9 @@ export class SqliteDatabase {
       connection.pragma('foreign_keys = ON');
       connection.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS)}`);
       const applied = migrate(connection, migrations, options.now ?? Date.now);
-      return new SqliteDatabase(connection, applied);
+      const database = new SqliteDatabase(connection, applied);
+      if (options.checkpointInWorker !== false && isFile(path)) database.#checkpointElsewhere(path);
+      return database;
     } catch (thrown) {
       connection.close();
       throw thrown;
@@ -91,9 +112,17 @@ export class SqliteDatabase {
     return (...args: A) => wrapped.immediate(...args);
   }
 
-  /** Closes the connection; later calls reject with ServiceUnavailableError. Idempotent. */
+  /** Runs `flush` just before the connection closes, so writes handed in before close() are kept. */
+  beforeClose(flush: () => void): void {
+    this.#beforeClose.push(flush);
+  }
+
+  /** Closes the connection (after the beforeClose flushes); later calls reject with ServiceUnavailableError. Idempotent. */
   close(): void {
-    if (this.connection.open) this.connection.close();
+    if (!this.connection.open) return;
+    for (const flush of this.#beforeClose) flush();
+    this.#checkpointer?.stop();
+    this.connection.close();
   }
 }
 
@@ -138,6 +167,11 @@ function migrate(connection: Database.Database, migrations: readonly Migration[]
     }
   }
   return applied;
+}
+
+/** True for a path naming a file on disk (not `:memory:` nor a `file:` URI, which may name memory). */
+function isFile(path: string): boolean {
+  return path !== ':memory:' && path !== '' && !path.startsWith('file:');
 }
 
 /** Refuses a migration list whose versions are not positive and strictly increasing. */

@@ -1,6 +1,8 @@
 import type { MessageRecord, ReactionRecord } from '../../../actors/runtime/ports/records.js';
 import type { MessagePage, MessageStore } from '../../../actors/runtime/ports/stores.js';
 import { InternalError } from '../../domain/errors.js';
+import { GroupCommit } from './groupCommit.js';
+import { toStoreError } from './sqliteErrors.js';
 import { fromJson, type SqliteDatabase } from './SqliteDatabase.js';
 
 /** The largest id an INTEGER column holds; generated snowflakes stay below it until 2084. */
@@ -45,7 +47,7 @@ const NEXT_PIN = `(SELECT coalesce(max(pin_seq), 0) + 1 FROM messages
  * in numeric snowflake order; pins keep their own sequence; reactions list in the order they were added.
  */
 export class SqliteMessageStore implements MessageStore {
-  readonly #insert;
+  readonly #inserts;
   readonly #update;
   readonly #get;
   readonly #delete;
@@ -59,12 +61,19 @@ export class SqliteMessageStore implements MessageStore {
   readonly #removeEmoji;
   readonly #removeAll;
   readonly #reactions;
+  readonly #reactionsBetween;
 
   constructor(private readonly db: SqliteDatabase) {
     const c = db.connection;
-    this.#insert = c.prepare<MessageRow>(
+    const insert = c.prepare<MessageRow>(
       `INSERT INTO messages (channel_id, id, pin_seq, data)
        VALUES (@channel_id, @id, CASE WHEN @pinned THEN ${NEXT_PIN} END, @data)`,
+    );
+    // Messages posted in one event-loop turn (any channels) commit together: see GroupCommit.
+    this.#inserts = new GroupCommit(
+      db,
+      (row: MessageRow) => void insert.run(row),
+      () => 'Message already exists',
     );
     // An edit keeps the pin position; pinning takes the next one; unpinning clears it.
     this.#update = c.prepare<MessageRow>(
@@ -113,14 +122,24 @@ export class SqliteMessageStore implements MessageStore {
         'SELECT data FROM reactions WHERE channel_id = ? AND message_id = ? ORDER BY seq',
       )
       .pluck();
+    // A page's messages are one id range of the channel: their reactions are one index range scan.
+    this.#reactionsBetween = c
+      .prepare<[string, bigint, bigint], [string, string]>(
+        `SELECT CAST(message_id AS TEXT), data FROM reactions
+         WHERE channel_id = ? AND message_id BETWEEN ? AND ? ORDER BY message_id, seq`,
+      )
+      .raw();
   }
 
   /** Inserts; ConflictError when the channel already has a message with this id. */
   insert(message: MessageRecord): Promise<void> {
-    return this.db.call(
-      () => void this.#insert.run(toRow(message)),
-      () => 'Message already exists',
-    );
+    let row: MessageRow;
+    try {
+      row = toRow(message);
+    } catch (thrown) {
+      return Promise.reject(toStoreError(thrown));
+    }
+    return this.#inserts.add(row);
   }
 
   /** Replaces the record (a message that does not exist is left absent); pinning changes update the pin order. */
@@ -189,6 +208,27 @@ export class SqliteMessageStore implements MessageStore {
       if (emoji === undefined) this.#removeAll.run(channelId, id);
       else if (userId === undefined) this.#removeEmoji.run(channelId, id, emoji);
       else this.#removeOne.run(channelId, id, emoji, userId);
+    });
+  }
+
+  listPageReactions(channelId: string, messageIds: readonly string[]): Promise<ReactionRecord[][]> {
+    return this.db.call(() => {
+      const ids = messageIds.map(sqlId).filter((id): id is bigint => id !== undefined);
+      if (ids.length === 0) return messageIds.map(() => []);
+      let low = ids[0] as bigint;
+      let high = low;
+      for (const id of ids) {
+        if (id < low) low = id;
+        if (id > high) high = id;
+      }
+      const byMessage = new Map<string, ReactionRecord[]>();
+      for (const [messageId, data] of this.#reactionsBetween.all(channelId, low, high)) {
+        let list = byMessage.get(messageId);
+        if (!list) byMessage.set(messageId, (list = []));
+        list.push(fromJson<ReactionRecord>(data));
+      }
+      // Keyed by the id's decimal text as SQLite casts it, which is how records spell their ids.
+      return messageIds.map((id) => byMessage.get(id) ?? []);
     });
   }
 

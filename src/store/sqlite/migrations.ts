@@ -217,4 +217,33 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN UPDATE instance_counts SET count = count - 1 WHERE name = 'members'; END;
     `,
   },
+  {
+    // SQLite only. Messages were kept in a WITHOUT ROWID table keyed (channel_id, id): each channel's rows sit in
+    // their own leaf pages, so a commit of messages to n channels wrote n leaves of ~800-byte rows and split one
+    // in four or five inserts (rewriting its siblings). In rowid order every new message lands on the same last
+    // leaf, and the (channel_id, id) index that pages use holds ~30-byte entries: an insert cost 20-40% less CPU
+    // (a measured loop of 3-row commits over 10 channels). Same columns, keys and queries; the copy keeps the
+    // counts (no trigger fires on it) and the triggers are made again for the new table.
+    version: 9,
+    name: 'messages in insertion order',
+    sql: `
+      CREATE TABLE messages_in_order (
+        seq INTEGER PRIMARY KEY,
+        channel_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        pin_seq INTEGER,
+        data TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO messages_in_order (channel_id, id, pin_seq, data)
+        SELECT channel_id, id, pin_seq, data FROM messages ORDER BY id;
+      DROP TABLE messages;
+      ALTER TABLE messages_in_order RENAME TO messages;
+      CREATE UNIQUE INDEX messages_by_channel ON messages (channel_id, id);
+      CREATE INDEX messages_pinned ON messages (channel_id, pin_seq) WHERE pin_seq IS NOT NULL;
+      CREATE TRIGGER messages_counted AFTER INSERT ON messages
+        BEGIN UPDATE instance_counts SET count = count + 1 WHERE name = 'message'; END;
+      CREATE TRIGGER messages_uncounted AFTER DELETE ON messages
+        BEGIN UPDATE instance_counts SET count = count - 1 WHERE name = 'message'; END;
+    `,
+  },
 ];

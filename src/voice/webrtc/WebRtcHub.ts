@@ -65,7 +65,8 @@ export class WebRtcHub implements WebRtcOutlet {
 
   /**
    * Answers a web client's op 1: its fragment becomes a werift offer, the peer answers, and op 4's template is
-   * returned. A malformed fragment throws MalformedFragment (close 4002); a previous peer of the member is closed.
+   * returned. A malformed fragment throws MalformedFragment (close 4002), a failure of the server any other error
+   * (close 4015, logged); a previous peer of the member is closed.
    */
   async select(member: VoiceMediaSession, body: WebRtcSelect): Promise<WebRtcSessionDescription> {
     const fragment = typeof body.data === 'string' ? body.data : body.sdp;
@@ -78,8 +79,13 @@ export class WebRtcHub implements WebRtcOutlet {
     try {
       answered = await WebRtcPeer.answer(offer, this.options);
     } catch (error) {
-      this.log.info('voice_webrtc_offer_refused', { reason: (error as Error).message });
-      throw new MalformedFragment('the fragment does not make an offer');
+      if (error instanceof MalformedFragment) {
+        this.log.info('voice_webrtc_offer_refused', { reason: error.message });
+        throw new MalformedFragment('the fragment does not make an offer');
+      }
+      // Ours (no free port in CHORUS_VOICE_RTC_PORT_MIN..MAX, werift failing): the caller closes 4015, not 4002.
+      this.log.error('voice_webrtc_answer_failed', { reason: (error as Error).message });
+      throw error;
     } finally {
       this.answering.delete(member);
     }
@@ -117,21 +123,29 @@ export class WebRtcHub implements WebRtcOutlet {
     this.listen(member);
   }
 
-  /** UDP client → web client: the opened opus payload as an RTP packet on the UDP sender's stream to the receiver. */
-  fromUdp(sender: VoiceMediaSession, receiver: VoiceMediaSession, header: Uint8Array, plaintext: Uint8Array): void {
-    const peer = receiver.webrtc;
+  /**
+   * UDP client → web clients: the opened opus payload as one RTP packet, sent on the UDP sender's stream to each
+   * receiver that is a web client (each peer writes its own header: payload type, sequence, ssrc).
+   */
+  fromUdp(
+    sender: VoiceMediaSession,
+    receivers: readonly VoiceMediaSession[],
+    header: Uint8Array,
+    plaintext: Uint8Array,
+  ): void {
     const payload = payloadOf(header, plaintext);
-    if (!peer || !payload || header.length < RTP_FIXED_HEADER) return;
+    if (!payload || header.length < RTP_FIXED_HEADER) return;
     const view = Buffer.from(header.buffer, header.byteOffset, header.length);
     const rtpHeader = new RtpHeader({
-      payloadType: peer.codecs.audio.payloadType,
       marker: ((header[1] ?? 0) & 0x80) !== 0,
       sequenceNumber: view.readUInt16BE(2),
       timestamp: view.readUInt32BE(4),
       ssrc: sender.ssrc,
     });
-    if (peer.send('audio', new RtpPacket(rtpHeader, Buffer.from(payload)), sender.ssrc, this.clock.now())) {
-      this.stats.forwarded++;
+    const rtp = new RtpPacket(rtpHeader, Buffer.from(payload));
+    const nowMs = this.clock.now();
+    for (const receiver of receivers) {
+      if (receiver.webrtc?.send('audio', rtp, sender.ssrc, nowMs)) this.stats.forwarded++;
     }
   }
 

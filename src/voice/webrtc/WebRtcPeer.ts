@@ -14,7 +14,7 @@ import {
   type RTCRtpTransceiver,
   type RtpPacket,
 } from 'werift';
-import type { ClientOffer, NegotiatedCodecs } from './clientOffer.js';
+import { MalformedFragment, type ClientOffer, type NegotiatedCodecs } from './clientOffer.js';
 import { OutboundStreams, type MediaKind } from './OutboundStreams.js';
 import { serverSdpTemplate } from './serverSdpTemplate.js';
 
@@ -108,9 +108,14 @@ export class WebRtcPeer {
     try {
       const audio = pc.addTransceiver('audio', { direction: 'sendrecv' });
       const video = offer.codecs.video ? pc.addTransceiver('video', { direction: 'sendrecv' }) : undefined;
-      await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
-      for (const transceiver of pc.getTransceivers()) transceiver.dtlsTransport.role = 'server';
-      await pc.setLocalDescription(await pc.createAnswer());
+      // What the offer decides (werift refusing it, no answer to make) is the client's fault; binding a port,
+      // gathering and the template after it are ours.
+      const answer = await clientStep(async () => {
+        await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
+        for (const transceiver of pc.getTransceivers()) transceiver.dtlsTransport.role = 'server';
+        return pc.createAnswer();
+      });
+      await pc.setLocalDescription(answer);
       if (pc.iceGatheringState !== 'complete') {
         await pc.iceGatheringStateChange.watch((state) => state === 'complete', GATHER_TIMEOUT_MS).catch(() => {});
       }
@@ -210,5 +215,14 @@ export class WebRtcPeer {
     if (this.closed) return;
     this.closed = true;
     await this.pc.close();
+  }
+}
+
+/** Runs a step of the answer that only the client's offer can fail: its failure is a MalformedFragment (4002). */
+async function clientStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new MalformedFragment(`the fragment does not make an offer (${(error as Error).message})`);
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { pause, type ClusterNode } from '../../support/clusterHarness.js';
+import { PendingConditions } from '../../support/PendingConditions.js';
 
 /** Bits of Identify `intents` the cluster tests use. */
 export const INTENTS = { GUILDS: 1 << 0, GUILD_MESSAGES: 1 << 9, MESSAGE_CONTENT: 1 << 15 } as const;
@@ -148,7 +149,7 @@ export class Poster {
   readonly failures: Outcome[] = [];
   /** Set by stop(); a subclass's post() may give up on a failing message once it is. */
   protected stopping = false;
-  #listeners = new Set<() => void>();
+  readonly #conditions = new PendingConditions();
   done: Promise<void> = Promise.resolve();
 
   constructor(
@@ -171,31 +172,14 @@ export class Poster {
 
   /** Resolves once `predicate` holds for this poster (checked after every notify()), or throws after `timeoutMs`. */
   waitUntil(what: string, predicate: (poster: this) => boolean, timeoutMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!predicate(this)) return;
-        clearTimeout(timer);
-        this.#listeners.delete(check);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.#listeners.delete(check);
-        const last = this.failures.at(-1);
-        reject(
-          new Error(
-            `${this.name}: ${what} did not happen within ${timeoutMs} ms (${this.acked.length} acknowledged, ` +
-              `${this.failures.length} failed attempts${last ? `, last: ${last.status} ${last.body.slice(0, 160)}` : ''})`,
-          ),
-        );
-      }, timeoutMs);
-      this.#listeners.add(check);
-      void this.done.catch((error: unknown) => {
-        clearTimeout(timer);
-        this.#listeners.delete(check);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      });
-      check();
-    });
+    const timedOut = (): Error => {
+      const last = this.failures.at(-1);
+      return new Error(
+        `${this.name}: ${what} did not happen within ${timeoutMs} ms (${this.acked.length} acknowledged, ` +
+          `${this.failures.length} failed attempts${last ? `, last: ${last.status} ${last.body.slice(0, 160)}` : ''})`,
+      );
+    };
+    return this.#conditions.wait(() => predicate(this), timeoutMs, timedOut, this.done);
   }
 
   /** Asks the poster to stop after the message in flight (and `minimum` messages in all). */
@@ -214,7 +198,7 @@ export class Poster {
 
   /** Checks the pending waitUntil predicates again. */
   protected notify(): void {
-    for (const listener of [...this.#listeners]) listener();
+    this.#conditions.check();
   }
 }
 

@@ -42,7 +42,8 @@ describe('cluster: fencing a node paused past its lease (SIGSTOP, then SIGCONT)'
       const poster = await registerUser(third.api, 'poster');
       direct = await registerUser(third.api, 'direct');
       for (const member of [poster, direct]) await joinGuild(first.api, owner.token, guild.channelId, member.token);
-      stale = await cluster.ownerOf(`channel:${guild.channelId}`);
+      // A guild channel runs on its guild's node (placement by guild).
+      stale = await cluster.ownerOf(`guild:${guild.id}`);
       others = cluster.nodes.filter((node) => node !== stale);
       // Two clients post through the other nodes before, during and after the pause.
       posters = [owner, poster].map(
@@ -84,7 +85,7 @@ describe('cluster: fencing a node paused past its lease (SIGSTOP, then SIGCONT)'
 
     // The others drop it from their view; the channel re-activates on another node and takes writes.
     await cluster.waitForMembers(others, 15_000);
-    const successor = await cluster.ownerOf(actor, others[0]);
+    const successor = await cluster.ownerOf(`guild:${guild.id}`, others[0]);
     assert.notEqual(successor, stale);
     await Promise.all(
       posters.map((poster) =>

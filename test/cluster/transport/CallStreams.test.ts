@@ -44,7 +44,8 @@ async function startPeer(port = 0): Promise<StubPeer> {
     fannedOut: [] as FannedOut[],
     answer: (): Promise<unknown> => Promise.resolve(EMPTY_REPLY),
     ownerOf: () => node.owner,
-    askLocal: () => node.answer(),
+    askLocal: (_kind: string, key: string) =>
+      node.owner === node.nodeId ? node.answer() : Promise.reject(new WrongOwnerError(`${key} is not mine`)),
     tellLocal: (_kind: string, key: string) => {
       if (node.owner !== node.nodeId) throw new WrongOwnerError(`${key} is not mine`);
       node.told.push(key);

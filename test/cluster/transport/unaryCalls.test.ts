@@ -23,7 +23,10 @@ describe('NodeService unary Deliver, Tell and FanOut', () => {
     ringVersion: 1,
     owner: '',
     ownerOf: () => node.owner,
-    askLocal: () => Promise.resolve({ reply: { $case: 'empty', empty: {} } }),
+    askLocal: (_kind: string, key: string) =>
+      node.owner === node.nodeId
+        ? Promise.resolve({ reply: { $case: 'empty', empty: {} } })
+        : Promise.reject(new WrongOwnerError(`${key} is not mine`)),
     tellLocal: (_kind: string, key: string) => {
       if (node.owner !== node.nodeId) throw new WrongOwnerError(`${key} is not mine`);
       told.push(key);

@@ -13,6 +13,7 @@ import {
 } from './gatewayFixtures.js';
 
 const GUILDS = 1 << 0;
+const GUILD_PRESENCES = 1 << 8;
 const GUILD_MESSAGES = 1 << 9;
 const GUILD_MESSAGE_TYPING = 1 << 11;
 const MESSAGE_CONTENT = 1 << 15;
@@ -111,6 +112,36 @@ describe('gateway passive sessions in large guilds', function () {
     await aliceClient.waitForDispatch<{ channel_id: string }>('TYPING_START', (d) => d.channel_id === large.channelId);
     await channelUpdate(carolClient);
     assert.equal(messagesIn(carolClient, later.id), 0, 'carol is still passive');
+  });
+
+  it("lists a user account only its own member in a large guild's READY (a lazy guild), bots by GUILD_PRESENCES", async () => {
+    const { client, ready } = await GatewayClient.identified(server.gatewayUrl, alice.token);
+    open.push(client);
+    type Guild = { id: string; large: boolean; member_count: number; members: { user: { id: string } }[] };
+    const guilds = ready['guilds'] as Guild[];
+    const memberIds = (id: string) =>
+      guilds
+        .find((guild) => guild.id === id)
+        ?.members.map((member) => member.user.id)
+        .sort();
+    const largeGuild = guilds.find((guild) => guild.id === large.id);
+    assert.equal(largeGuild?.large, true);
+    assert.equal(largeGuild.member_count, 4);
+    assert.deepEqual(memberIds(large.id), [alice.id], 'the own member alone, as Discord lazy-loads the rest');
+    assert.deepEqual(memberIds(small.id), [alice.id, bob.id].sort(), 'a small guild lists everyone');
+    const merged = ready['merged_members'] as { user_id: string }[][];
+    assert.ok(merged.every((list) => list.length === 1 && list[0]?.user_id === alice.id));
+
+    // Bots as Discord documents: without GUILD_PRESENCES only itself (and members in voice: none here).
+    const botCreate = async (intents: number) => {
+      const client = await identified(bot.token, { intents });
+      return (await client.waitForDispatch<Guild>('GUILD_CREATE', (d) => d.id === large.id)).d;
+    };
+    assert.deepEqual(
+      (await botCreate(GUILDS)).members.map((member) => member.user.id),
+      [bot.id],
+    );
+    assert.equal((await botCreate(GUILDS | GUILD_PRESENCES)).members.length, 4, 'with GUILD_PRESENCES every member');
   });
 
   it('leaves small guilds as they were: every session gets messages and typing', async () => {

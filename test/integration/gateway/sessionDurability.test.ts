@@ -72,7 +72,9 @@ describe('gateway sessions outliving their actors', () => {
   it('ends a session whose mailbox overflowed: op 7 and close 4000, then op 9 d:false on resume', async () => {
     const { client, sessionId } = await identifiedWithOneMessage();
     const seq = client.lastSeq ?? 0;
-    // More events in one turn of the event loop than the session's mailbox (20) holds.
+    // More events in one turn of the event loop than the session's mailbox (20) holds. An idle session takes
+    // each at once (no mailbox); behind a turn in progress (a keep-alive writing the store) they queue.
+    server.node.host.tell('session', sessionId, { command: { $case: 'heartbeat', heartbeat: { seq: '0' } } });
     for (let index = 0; index < 40; index += 1) {
       void server.node.system.deliverFanOut([sessionId], {
         event: 'TYPING_START',

@@ -99,6 +99,8 @@ describe('guilds through discord.js', function () {
     const edited = await channel.edit({ name: 'renamed-by-bot', rateLimitPerUser: 3 });
     assert.equal(edited.name, 'renamed-by-bot');
     assert.equal(edited.rateLimitPerUser, 3);
+    // Without GUILD_PRESENCES, GUILD_CREATE lists the bot alone (as Discord does): fetch the member first.
+    await guild.members.fetch(person.id);
     await channel.permissionOverwrites.edit(person.id, { SendMessages: false });
     assert.equal(channel.permissionsFor(person.id)?.has(PermissionFlagsBits.SendMessages), false);
     const deleted = nextEvent<[TextChannel]>(client, Events.ChannelDelete, (c) => c.id === channel.id);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { RedisConnection } from '../../../src/store/redis/connectRedis.js';
 import { RedisRateLimiter } from '../../../src/store/redis/RedisRateLimiter.js';
 import { redisForSuite } from './redisTestKit.js';
 
@@ -56,5 +57,55 @@ describe('RedisRateLimiter', () => {
     await new RedisRateLimiter(redis(), prefix).reset([window.key]);
     const [fresh] = await new RedisRateLimiter(redis(), prefix).hit([window]);
     assert.equal(fresh?.allowed, true);
+  });
+
+  /** The connection with its round trips counted (every limiter call is one sendCommand). */
+  function counted(): { connection: RedisConnection; trips: () => number } {
+    let trips = 0;
+    const client = redis();
+    const connection = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property !== 'sendCommand') return Reflect.get(target, property, receiver) as unknown;
+        return (...args: Parameters<RedisConnection['sendCommand']>) => {
+          trips += 1;
+          return target.sendCommand(...args);
+        };
+      },
+    });
+    return { connection, trips: () => trips };
+  }
+
+  it('grants a busy short window from reservations: the limit exactly, in few round trips', async () => {
+    const { connection, trips } = counted();
+    const limiter = new RedisRateLimiter(connection, prefix);
+    const window = { key: 'global:busy', limit: 300, windowMs: 10_000 };
+    let allowed = 0;
+    for (let i = 0; i < 400; i += 1) if ((await limiter.hit([window]))[0]?.allowed) allowed += 1;
+    assert.equal(allowed, 300, 'one node wastes none of its reservations');
+    assert.ok(trips() < 40, `${trips()} round trips for 400 hits`);
+  });
+
+  it('never lets the nodes together grant more than a reserved window’s limit', async () => {
+    const window = { key: 'global:spread', limit: 100, windowMs: 10_000 };
+    const nodes = [0, 1, 2].map(() => new RedisRateLimiter(redis(), prefix));
+    let allowed = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const [hit] = await (nodes[i % 3] as RedisRateLimiter).hit([window]);
+      if (hit?.allowed) allowed += 1;
+    }
+    assert.ok(allowed <= 100, `${allowed} granted`);
+    // What a node reserved and did not use before the limit is lost to the others: a little, not most.
+    assert.ok(allowed >= 80, `${allowed} granted of 100`);
+  });
+
+  it('counts small or long windows hit by hit on every node (login attempts, 5 messages per 5 s)', async () => {
+    const { connection, trips } = counted();
+    const limiter = new RedisRateLimiter(connection, prefix);
+    const small = { key: 'messages:9:7', limit: 5, windowMs: 5_000 };
+    const long = { key: 'auth:ip:60000', limit: 20, windowMs: 60_000 };
+    for (let i = 0; i < 4; i += 1) await limiter.hit([small, long]);
+    assert.equal(trips(), 4);
+    const [fromOther] = await new RedisRateLimiter(redis(), prefix).peek([small, long]);
+    assert.equal(fromOther?.remaining, 1, 'another node sees every hit');
   });
 });

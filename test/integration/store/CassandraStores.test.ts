@@ -12,7 +12,8 @@ import {
   type CassandraStores,
 } from '../../../src/store/cassandra/createCassandraStores.js';
 import { MIGRATIONS } from '../../../src/store/cassandra/migrations.js';
-import { aMessage, aUser, nextId } from '../../contract/records.js';
+import { aChannel, aMessage, aUser, nextId } from '../../contract/records.js';
+import { instanceCountsContract } from '../../contract/instanceCountsContract.js';
 import { storesContract } from '../../contract/storesContract.js';
 import {
   cassandraContactPoints,
@@ -56,6 +57,10 @@ describe('CassandraStores', function () {
   describe('contract', () => {
     // The contract closes its Stores after every test; the shared client must outlive them.
     storesContract(() => Promise.resolve({ ...sharedStores(), close: () => Promise.resolve() }));
+  });
+
+  describe('instance counts contract', () => {
+    instanceCountsContract(() => Promise.resolve({ ...sharedStores(), close: () => Promise.resolve() }));
   });
 
   describe('start-up', () => {
@@ -156,6 +161,17 @@ describe('CassandraStores', function () {
       assert.deepEqual(await messages.list(message.channel_id, { limit: 5, before: maxSnowflake }), [message]);
       assert.deepEqual(await messages.list(message.channel_id, { limit: 5, after: maxSnowflake }), []);
       assert.deepEqual(await messages.list(message.channel_id, { limit: 0 }), []);
+    });
+
+    it("keeps a Channel actor's fields over a later whole-record save of older ones (the Guild's copy)", async () => {
+      const { channels } = sharedStores();
+      const channel = aChannel({ last_message_id: nextId() });
+      await channels.save(channel);
+      const owned = { last_message_id: nextId(), last_pin_timestamp: '2026-11-26T10:00:00.000Z' };
+      await channels.saveOwnerFields(channel, owned);
+      await channels.save({ ...channel, name: 'renamed' }); // the Guild's record, with the values it last saw
+      assert.deepEqual(await channels.get(channel.id), { ...channel, name: 'renamed', ...owned });
+      assert.deepEqual(await channels.listByGuild(channel.guild_id ?? ''), [{ ...channel, name: 'renamed', ...owned }]);
     });
 
     it('keeps each message in the 10-day bucket of its snowflake', async () => {

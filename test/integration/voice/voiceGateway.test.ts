@@ -4,7 +4,7 @@ import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { connect as connectTcp } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { issueVoiceToken, newVoiceNonce } from '../../../src/domain/voiceToken.js';
+import { voiceGrant, type VoiceGrant } from '../../support/voiceGrant.js';
 import { type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
 import { VoiceEncryptionMode } from '../../../src/voice/voiceProtocol.js';
 import { RawVoiceClient } from './rawVoiceClient.js';
@@ -19,17 +19,8 @@ const BOB = '200000000000000002';
 let sessionCounter = 0;
 
 /** A gateway session's voice grant: the token VOICE_SERVER_UPDATE would carry, and the Identify that uses it. */
-function grant(
-  userId: string,
-  channelId = String(channel),
-  sessionId = `session${(sessionCounter += 1)}`,
-): { token: string; identify: Record<string, unknown> } {
-  const claims = { userId, sessionId, guildId: GUILD, channelId, nonce: newVoiceNonce() };
-  const token = issueVoiceToken(SECRET, claims, Date.now());
-  return {
-    token,
-    identify: { server_id: GUILD, user_id: userId, session_id: sessionId, token, max_dave_protocol_version: 1 },
-  };
+function grant(userId: string, channelId = String(channel), sessionId = `session${(sessionCounter += 1)}`): VoiceGrant {
+  return voiceGrant(SECRET, { userId, sessionId, guildId: GUILD, channelId }, { maxDaveVersion: 1 });
 }
 
 async function startServer(heartbeatIntervalMs = 41_250): Promise<RunningVoiceServer> {

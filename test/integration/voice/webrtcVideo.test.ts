@@ -2,7 +2,7 @@ import { startLoopbackVoiceServer } from './loopbackVoiceServer.js';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { PictureLossIndication, RtcpPayloadSpecificFeedback } from 'werift';
-import { issueVoiceToken, newVoiceNonce } from '../../../src/domain/voiceToken.js';
+import { voiceGrant } from '../../support/voiceGrant.js';
 import { type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
 import { BROWSER_VP8_PT, WebRtcVoiceClient } from './webrtcVoiceClient.js';
 
@@ -15,9 +15,7 @@ let userCounter = 600000000000000000n;
 function identifyFor(): Record<string, unknown> {
   const userId = String((userCounter += 1n));
   const sessionId = `video-session-${userId}`;
-  const claims = { userId, sessionId, guildId: GUILD, channelId: String(channel), nonce: newVoiceNonce() };
-  const token = issueVoiceToken(SECRET, claims, Date.now());
-  return { server_id: GUILD, user_id: userId, session_id: sessionId, token };
+  return voiceGrant(SECRET, { userId, sessionId, guildId: GUILD, channelId: String(channel) }).identify;
 }
 
 describe('WebRTC video: a werift camera publisher and watcher through the SFU', function () {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
-import { issueVoiceToken, newVoiceNonce } from '../../../src/domain/voiceToken.js';
+import { voiceGrant } from '../../support/voiceGrant.js';
 import { type RunningVoiceServer } from '../../../src/voice/VoiceServer.js';
 import { VoiceEncryptionMode } from '../../../src/voice/voiceProtocol.js';
 import { RawVoiceClient } from './rawVoiceClient.js';
@@ -20,9 +20,8 @@ let sessionCounter = 0;
 function identifyFor(): Record<string, unknown> {
   const userId = String((userCounter += 1n));
   const sessionId = `webrtc-session${(sessionCounter += 1)}`;
-  const claims = { userId, sessionId, guildId: GUILD, channelId: String(channel), nonce: newVoiceNonce() };
-  const token = issueVoiceToken(SECRET, claims, Date.now());
-  return { server_id: GUILD, user_id: userId, session_id: sessionId, token, max_dave_protocol_version: 0 };
+  const grantee = { userId, sessionId, guildId: GUILD, channelId: String(channel) };
+  return voiceGrant(SECRET, grantee, { maxDaveVersion: 0 }).identify;
 }
 
 /** Whether a UDP port on loopback can be bound again (the peer connection that held it released it). */
@@ -230,6 +229,23 @@ describe('WebRTC voice: werift peers as web clients, bridged to UDP clients', fu
     closers.push(() => web.close());
     const { port } = readTemplate(((await web.join(identifyFor())).d as { sdp: string }).sdp);
     assert.ok(port >= min && port <= min + 20, `port ${port} is in ${min}-${min + 20}`);
+  });
+
+  it('closes with 4015 (a server failure, not the client 4002) when the RTC port range has no free port', async () => {
+    const min = 44_000 + Math.floor(Math.random() * 2_000);
+    const taken = [createSocket('udp4'), createSocket('udp4')];
+    closers.push(() => {
+      for (const socket of taken) socket.close();
+      return Promise.resolve();
+    });
+    await Promise.all(taken.map((socket, at) => (socket.bind(min + at), once(socket, 'listening'))));
+    const full = await startLoopbackVoiceServer(SECRET, { tls: server.tls, rtcPortRange: [min, min + 1] });
+    closers.push(() => full.close());
+    const web = await WebRtcVoiceClient.connect(`wss://${full.endpoint}/?v=8`, full.tls.cert);
+    closers.push(() => web.close());
+    web.join(identifyFor()).catch(() => undefined); // never answered: the server closes instead
+    const closed = await web.voice.closed;
+    assert.equal(closed.code, 4015, `closed ${closed.code} ${closed.reason}`);
   });
 
   it("closes a vanished web client's peer connection (heartbeats lapsed) and frees its UDP port", async () => {

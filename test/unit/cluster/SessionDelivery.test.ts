@@ -31,8 +31,19 @@ class FakeHost implements SessionHost {
   /** Active sessions evicted before they run what they are sent (their lease was lost). */
   evicting = new Set<string>();
 
-  isActive(_kind: ActorKind, key: string): boolean {
-    return this.active.has(key);
+  /** Active sessions with an idle mailbox: they take a dispatch at once (Actor.serveNow). */
+  readonly idle = new Set<string>();
+
+  serveActive<K extends ActorKind>(
+    kind: K,
+    key: string,
+    command: CommandOf<K>,
+  ): Promise<ReplyOf<K>> | true | undefined {
+    if (this.idle.has(key)) {
+      this.told.push({ key, what: numberOf(command) });
+      return true;
+    }
+    return this.active.has(key) ? this.ask(kind, key, command) : undefined;
   }
   tell<K extends ActorKind>(_kind: K, key: string, command: CommandOf<K>): void {
     if (this.full.has(key) && numberOf(command) !== 'invalidate') throw new ActorOverloadedError();
@@ -94,6 +105,21 @@ describe('SessionDelivery', () => {
     void delivery(host).sessions.deliver(['s1'], event(1), 'guild:1');
     assert.deepEqual(host.told, [{ key: 's1', what: 1 }]);
     assert.equal(host.asked.length, 0);
+  });
+
+  it('hands an event to an idle session at once, and settles the batch once its other sessions took it too', async () => {
+    const host = new FakeHost();
+    host.idle.add('s1');
+    let settledBatch = false;
+    void delivery(host)
+      .sessions.deliver(['s1', 's2'], event(1), 'guild:1')
+      .then(() => (settledBatch = true));
+    assert.deepEqual(host.told, [{ key: 's1', what: 1 }]);
+    await settled();
+    assert.equal(settledBatch, false, 's2 is still activating');
+    host.asked[0]?.resolve();
+    await settled();
+    assert.equal(settledBatch, true);
   });
 
   it('activates an inactive session with its first event and holds the later ones until it is through', async () => {

@@ -48,6 +48,11 @@ const INVALID: Record<string, readonly [string, RegExp] | null> = {
   CHORUS_VOICE_RTC_PORT_MAX: ['65536', /an integer 0-65535/],
   CHORUS_METRICS: ['maybe', /one of on, off/],
   CHORUS_METRICS_TOKEN: null, // any text (empty: no token asked)
+  OTEL_EXPORTER_OTLP_ENDPOINT: ['collector:4318', /empty or an http\(s\) URL/],
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: ['ftp://collector/v1/traces', /empty or an http\(s\) URL/],
+  OTEL_SERVICE_NAME: null, // any non-empty name
+  OTEL_BSP_SCHEDULE_DELAY: ['-1', /an integer >= 0/],
+  CHORUS_ADMIN_TOKEN: null, // any text (empty: OPERATOR users only)
   CHORUS_INSTANCE_NAME: null, // any text (empty: the default)
   CHORUS_INSTANCE_DESCRIPTION: null, // any text
   CHORUS_INSTANCE_FRONT_PAGE: ['harbour', /empty or an http\(s\) URL/],
@@ -137,6 +142,8 @@ describe('loadConfig', () => {
         rtcPortMax: 0,
       },
       metrics: { enabled: 'on', token: '' },
+      tracing: { endpoint: '', tracesEndpoint: '', serviceName: 'chorus', scheduleDelayMs: 5000 },
+      operator: { adminToken: '' },
       actors: { mailboxCapacity: 10_000, idleTimeoutMs: 300_000, largeGuildMembers: 250 },
       cluster: { askDeadlineMs: 5_000, vnodesPerNode: 128, drainTimeoutMs: 10_000 },
       backend: {

@@ -25,6 +25,13 @@ describe('tokens', () => {
     assert.equal(verifyToken('secret', 'not-a-token'), undefined);
   });
 
+  it('still refuses a token under another secret once it verified under its own', () => {
+    const token = signToken('secret', { ...claims, issuedAtMs: claims.issuedAtMs + 7 });
+    assert.equal(verifyToken('secret', token)?.userId, claims.userId);
+    assert.equal(verifyToken('secret', token)?.userId, claims.userId);
+    assert.equal(verifyToken('other', token), undefined);
+  });
+
   it('refuses every other spelling of a token it signed', () => {
     let token = signToken('secret', claims);
     // A token with both URL-safe characters, so the standard-alphabet spelling differs from it.

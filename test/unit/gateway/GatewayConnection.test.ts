@@ -88,7 +88,7 @@ function connect(
   const socket = new FakeSocket();
   const log = createLogger('silent');
   const starter = new SessionStarter({ system, options: OPTIONS, limiter, log, tokenSecret: SECRET });
-  const deps = { system, options: OPTIONS, log, starter, release: () => undefined };
+  const deps = { system, options: OPTIONS, log, starter, release: () => undefined, framesIn: { inc: () => undefined } };
   const connection = new GatewayConnection(
     socket as unknown as WebSocket,
     'sock1',

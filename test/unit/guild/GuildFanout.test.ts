@@ -73,4 +73,46 @@ describe('GuildFanout', () => {
     assert.deepEqual(fanout.unsubscribeUser('u1').sort(), ['s1', 's2']);
     assert.deepEqual([...fanout.subscribedUsers()], ['u2']);
   });
+
+  it('keeps reaching a user through the sessions left after one unsubscribes, and forgets the user with the last', () => {
+    const { calls, fanout } = recorder();
+    fanout.subscribe('s1', 'u1', GUILDS);
+    fanout.subscribe('s2', 'u1', GUILDS);
+    fanout.unsubscribe('s1');
+    fanout.send(dispatchEvent('GUILD_UPDATE', {}));
+    assert.deepEqual(calls[0]?.ids, ['s2']);
+    assert.deepEqual(fanout.sessionsOf('u1'), ['s2']);
+    fanout.unsubscribe('s2');
+    assert.equal(fanout.size, 0);
+    assert.deepEqual([...fanout.subscribedUsers()], []);
+  });
+  it("sends a large guild's presences to subscribed bots alone, asking no other user, and sorts bots again on activation", () => {
+    const calls: string[][] = [];
+    const bots = new Set<string>();
+    const fanout = new GuildFanout((ids) => calls.push([...ids]), {
+      large: () => true,
+      isBot: (userId) => bots.has(userId),
+      hasAnyRole: () => false,
+    });
+    // Subscriptions load beside the guild's state: nobody is known as a bot yet.
+    fanout.subscribe('s1', 'bot1', BigInt(GatewayIntent.GUILD_PRESENCES));
+    fanout.subscribe('s2', 'human', BigInt(GatewayIntent.GUILD_PRESENCES));
+    fanout.subscribe('s3', 'bot2', GUILDS); // no GUILD_PRESENCES
+    bots.add('bot1').add('bot2');
+    fanout.recountBots();
+    fanout.subscribe('s4', 'bot3', BigInt(GatewayIntent.GUILD_PRESENCES));
+    bots.add('bot3');
+    fanout.subscribe('s5', 'bot3', BigInt(GatewayIntent.GUILD_PRESENCES)); // a second session: bot3 was already sorted
+    const asked: string[] = [];
+    fanout.sendToBots(dispatchEvent('PRESENCE_UPDATE', {}), (userId) => {
+      asked.push(userId);
+      return true;
+    });
+    assert.deepEqual(calls, [['s1']]);
+    assert.deepEqual(asked, ['bot1']);
+    fanout.unsubscribeUser('bot1');
+    fanout.sendToBots(dispatchEvent('PRESENCE_UPDATE', {}), () => true);
+    assert.deepEqual(calls, [['s1']], 'an unsubscribed bot is reached no more');
+    assert.equal(fanout.userCount, 3);
+  });
 });

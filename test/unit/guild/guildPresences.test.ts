@@ -3,6 +3,8 @@ import { LARGE_GUILD_MEMBERS, memberPresence } from '../../../actors/guild/guild
 import type { GuildRuntime } from '../../../actors/guild/GuildRuntime.js';
 
 interface Sent {
+  /** Sent through sendToBots: only the subscribed bots are walked. */
+  readonly botsOnly: boolean;
   readonly audience: (userId: string) => boolean;
   readonly exempt: ((userId: string) => boolean) | undefined;
 }
@@ -20,7 +22,10 @@ function guildOf(memberCount: number): { rt: GuildRuntime; sent: Sent[] } {
       _always?: string,
       exempt?: (userId: string) => boolean,
     ) {
-      sent.push({ audience, exempt });
+      sent.push({ botsOnly: false, audience, exempt });
+    },
+    sendToBots(_event: unknown, audience: (userId: string) => boolean) {
+      sent.push({ botsOnly: true, audience, exempt: undefined });
     },
   };
   const rt = {
@@ -39,6 +44,7 @@ describe('guild presence fan-out', () => {
     memberPresence(rt, goesIdle);
     const [update] = sent;
     assert.ok(update);
+    assert.equal(update.botsOnly, false);
     assert.deepEqual(
       ['u2', 'bot', 'u1'].map((user) => update.audience(user)),
       [true, true, false],
@@ -54,10 +60,10 @@ describe('guild presence fan-out', () => {
     memberPresence(rt, goesIdle);
     const [update] = sent;
     assert.ok(update);
+    assert.equal(update.botsOnly, true, 'only the subscribed bots are walked');
     assert.deepEqual(
-      ['u2', 'bot', 'u1'].map((user) => update.audience(user)),
-      [false, true, false],
+      ['bot', 'u1'].map((user) => update.audience(user)),
+      [true, false],
     );
-    assert.equal(update.exempt, undefined);
   });
 });

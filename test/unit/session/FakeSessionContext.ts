@@ -1,6 +1,7 @@
 import type { ActorContext } from '../../../actors/runtime/ActorContext.js';
 import type { ActorKind, CommandOf, ReplyOf } from '../../../actors/runtime/ActorKind.js';
 import type { GuildCommand, GuildReply } from '../../../proto/gen/chorus/v1/guild.js';
+import type { Identify, SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
 import type { UserCommand, UserReply } from '../../../proto/gen/chorus/v1/user.js';
 import { ManualClock } from '../../../src/domain/Clock.js';
 import { UnauthorizedError } from '../../../src/domain/errors.js';
@@ -14,6 +15,28 @@ export const GUILD_A = (1_000_000n << 22n).toString(); // shard 0 of 2
 export const GUILD_B = (1_000_001n << 22n).toString(); // shard 1 of 2
 export const token = signToken(SECRET, { userId: USER, generation: 0, issuedAtMs: 0 });
 export const ALL_INTENTS = String(0x1ffff);
+
+/** An Identify from socket `s1` of `nodeId` with every intent, as the gateway hands it to a Session; `extra` overrides. */
+export function identifyCommand(nodeId: string, extra: Partial<Identify> = {}): SessionCommand {
+  return {
+    command: {
+      $case: 'identify',
+      identify: {
+        socket: { nodeId, socketId: 's1' },
+        token,
+        intents: ALL_INTENTS,
+        shardId: 0,
+        shardCount: 0,
+        propertiesJson: '{"os":"linux"}',
+        presenceJson: '',
+        capabilities: 0,
+        gatewayUrl: '',
+        version: 10,
+        ...extra,
+      },
+    },
+  };
+}
 
 export interface Pushed {
   socketId: string;

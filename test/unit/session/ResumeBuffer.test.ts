@@ -49,4 +49,36 @@ describe('ResumeBuffer', () => {
   it('refuses a sequence that is not an integer', () => {
     assert.equal(filled(10, 2, 6).framesAfter(Number.NaN, 6), undefined);
   });
+
+  it('keeps at most its byte bound of frames, evicting the oldest and moving the floor past them', () => {
+    const buffer = new ResumeBuffer(100, 10);
+    buffer.setFloor(1);
+    for (let seq = 2; seq <= 6; seq += 1) buffer.append(seq, 'xxxx'); // 4 units each: 2 fit in 10
+    assert.equal(buffer.size, 2);
+    assert.equal(buffer.bytes, 8);
+    assert.equal(buffer.floor, 4);
+    assert.deepEqual(buffer.framesAfter(4, 6), ['xxxx', 'xxxx']);
+    assert.equal(buffer.framesAfter(3, 6), undefined);
+  });
+
+  it('keeps no frame larger than its byte bound, and none before it either', () => {
+    const buffer = new ResumeBuffer(100, 10);
+    buffer.setFloor(1);
+    buffer.append(2, 'ab');
+    buffer.append(3, 'x'.repeat(11));
+    assert.equal(buffer.size, 0);
+    assert.equal(buffer.bytes, 0);
+    assert.equal(buffer.framesAfter(2, 3), undefined);
+    assert.deepEqual(buffer.framesAfter(3, 3), []);
+    buffer.append(4, 'cd');
+    assert.deepEqual(buffer.framesAfter(3, 4), ['cd']);
+  });
+
+  it('still replays in order after thousands of evictions (compacted slots)', () => {
+    const buffer = filled(50, 2, 5_000);
+    assert.equal(buffer.size, 50);
+    assert.equal(buffer.floor, 4_950);
+    assert.deepEqual(buffer.framesAfter(4_997, 5_000), ['f4998', 'f4999', 'f5000']);
+    assert.equal(buffer.framesAfter(4_949, 5_000), undefined);
+  });
 });

@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict';
 import { SessionActor } from '../../../actors/session/SessionActor.js';
-import type { SessionCommand, SessionReply } from '../../../proto/gen/chorus/v1/session.js';
+import type { Identify, SessionCommand, SessionReply } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnauthorizedError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { GatewayIntent } from '../../../src/domain/intents.js';
 import { signToken } from '../../../src/domain/tokens.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
-import { ALL_INTENTS, FakeContext, GUILD_A, GUILD_B, SECRET, token, USER } from './FakeSessionContext.js';
+import { FakeContext, GUILD_A, GUILD_B, identifyCommand, SECRET, token, USER } from './FakeSessionContext.js';
 
 const socket = (socketId: string): { nodeId: string; socketId: string } => ({ nodeId: 'node@1', socketId });
-const identify = (
-  extra: Partial<Extract<SessionCommand['command'], { $case: 'identify' }>['identify']> = {},
-): SessionCommand => ({
-  command: {
-    $case: 'identify',
-    identify: {
-      socket: socket('s1'),
-      token,
-      intents: ALL_INTENTS,
-      shardId: 0,
-      shardCount: 0,
-      propertiesJson: '{"os":"linux"}',
-      presenceJson: '',
-      capabilities: 0,
-      gatewayUrl: '',
-      version: 10,
-      ...extra,
-    },
-  },
-});
+const identify = (extra: Partial<Identify> = {}): SessionCommand => identifyCommand('node@1', extra);
 const dispatch = (event: string, data: unknown, intent = 0): SessionCommand => ({
   command: { $case: 'dispatch', dispatch: { event, dataJson: JSON.stringify(data), intent } },
 });

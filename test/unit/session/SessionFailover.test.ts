@@ -4,27 +4,11 @@ import { SessionActor } from '../../../actors/session/SessionActor.js';
 import type { Identify, SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
 import { ServiceUnavailableError, UnknownEntityError } from '../../../src/domain/errors.js';
 import { InMemorySessionStore } from '../../../src/store/memory/InMemorySessionStore.js';
-import { ALL_INTENTS, FakeContext, token } from './FakeSessionContext.js';
+import { FakeContext, identifyCommand, token } from './FakeSessionContext.js';
 
 const WINDOW_MS = 60_000;
 const socket = (socketId: string): { nodeId: string; socketId: string } => ({ nodeId: 'edge@1', socketId });
-const identify: SessionCommand = {
-  command: {
-    $case: 'identify',
-    identify: {
-      socket: socket('s1'),
-      token,
-      intents: ALL_INTENTS,
-      shardId: 0,
-      shardCount: 0,
-      propertiesJson: '{}',
-      presenceJson: '',
-      capabilities: 0,
-      gatewayUrl: '',
-      version: 10,
-    },
-  },
-};
+const identify = identifyCommand('edge@1');
 const identifyOf = (command: SessionCommand): Identify => {
   if (command.command?.$case !== 'identify') throw new Error('not an identify');
   return command.command.identify;
@@ -261,18 +245,25 @@ describe('SessionActor durability', () => {
     assert.equal(await store.load(later.key), undefined);
   });
 
-  it('keeps a quiet attached session alive in the store', async () => {
+  it("keeps a quiet attached session alive in the store through the edge's checks, with no timer of its own", async () => {
     const ctx = new LoggingContext();
     const store = new RecordingStore(ctx, ctx.events);
     const session = actorOn(ctx, store);
     await session.handle(identify);
-    const keepAlive = ctx.timers.find((timer) => JSON.stringify(timer.command).includes('heartbeat'));
-    assert.equal(keepAlive?.delayMs, WINDOW_MS / 2);
-    for (let round = 0; round < 3; round += 1) {
+    assert.deepEqual(ctx.timers, [], 'an attached session sets no timer');
+    const check: SessionCommand = { command: { $case: 'heartbeat', heartbeat: { seq: '0', socket: socket('s1') } } };
+    const pushes = ctx.pushed.length;
+    // The edge checks once per heartbeat interval; a quarter window after the last extension one extends it.
+    const touches = (): number => ctx.events.filter((entry) => entry === 'touch').length;
+    ctx.clock.advance(WINDOW_MS / 4 - 1);
+    await session.handle(check);
+    assert.equal(touches(), 0, 'not due yet');
+    for (let round = 0; round < 6; round += 1) {
       ctx.clock.advance(WINDOW_MS / 2);
-      await session.handle(keepAlive?.command as SessionCommand);
+      await session.handle(check);
     }
-    assert.ok(await store.load(ctx.key), `alive ${(3 * WINDOW_MS) / 2} ms after its last frame`);
-    assert.equal(ctx.events.filter((entry) => entry === 'touch').length, 3);
+    assert.ok(await store.load(ctx.key), `alive ${3 * WINDOW_MS} ms after its last frame`);
+    assert.equal(touches(), 6);
+    assert.equal(ctx.pushed.length, pushes, 'its own socket is not asked to reconnect');
   });
 });

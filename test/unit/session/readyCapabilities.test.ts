@@ -241,6 +241,16 @@ describe('READY by capabilities', () => {
     }
   });
 
+  it('is the same READY when the Guild sent the own member apart, for every shape', () => {
+    const own = JSON.stringify(guild.members[0]);
+    for (const capabilities of [0, 16, 48, 1024, 16381]) {
+      const apart = readyPayloads({ ...input(capabilities), ownMemberJsons: [own] });
+      const parsed = readyPayloads(input(capabilities));
+      assert.equal(apart.ready, parsed.ready, `capabilities ${capabilities}`);
+      assert.equal(apart.supplemental, parsed.supplemental, `capabilities ${capabilities}`);
+    }
+  });
+
   it('gives bots the same READY whatever capabilities they send', () => {
     assert.deepEqual(ready(16381, true), ready(0, true));
     assert.deepEqual(ready(16381, true)['guilds'], [{ id: GUILD, unavailable: true }]);

@@ -7,7 +7,7 @@ import type { Stores } from '../../../actors/runtime/ports/stores.js';
 import { ConflictError, ServiceUnavailableError } from '../../../src/domain/errors.js';
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
 import { storesContract } from '../../contract/storesContract.js';
-import { aMessage, aUser, nextId } from '../../contract/records.js';
+import { aMessage, aReaction, aUser, nextId } from '../../contract/records.js';
 
 describe('SqliteStores', () => {
   let dir: string;
@@ -66,6 +66,27 @@ describe('SqliteStores', () => {
       assert.deepEqual(await stores.messages.list(message.channel_id, { limit: 5, before: maxSnowflake }), [message]);
       assert.deepEqual(await stores.messages.list(message.channel_id, { limit: 5, after: maxSnowflake }), []);
       assert.deepEqual(await stores.messages.list(message.channel_id, { limit: 0 }), []);
+    });
+
+    it("reads a page's reactions in one go, each message's in the order added, none for the others", async () => {
+      stores = createSqliteStores(freshPath());
+      const channel = nextId();
+      const [older, skipped, newer] = [nextId(), nextId(), nextId()];
+      for (const id of [older, skipped, newer]) await stores.messages.insert(aMessage({ channel_id: channel, id }));
+      const first = aReaction({ channel_id: channel, message_id: newer, emoji: 'b' });
+      const second = aReaction({ channel_id: channel, message_id: newer, emoji: 'a' });
+      for (const reaction of [first, second, aReaction({ channel_id: channel, message_id: skipped })]) {
+        await stores.messages.addReaction(reaction);
+      }
+      const { messages } = stores;
+      const pageReactions = (ids: string[]) => {
+        assert.ok('listPageReactions' in messages, 'SQLite reads a page of reactions in one query');
+        return messages.listPageReactions(channel, ids);
+      };
+      const page = await pageReactions([newer, older]);
+      assert.deepEqual(page, [[first, second], []]);
+      assert.deepEqual(page[0], await messages.listReactions(channel, newer));
+      assert.deepEqual(await pageReactions([]), []);
     });
 
     it('rejects calls after close with ServiceUnavailableError', async () => {

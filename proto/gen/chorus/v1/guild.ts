@@ -146,8 +146,18 @@ export interface GuildReply {
     | { $case: 'json'; json: Json }
     | { $case: 'empty'; empty: Empty }
     | { $case: 'channelAccess'; channelAccess: ChannelAccessReply }
-    | { $case: 'roleIds'; roleIds: RoleIds }
+    | { $case: 'roleIds'; roleIds: RoleIds } //
+    /**
+     * subscribe: the GUILD_CREATE payload, and the subscriber's own member apart (READY's merged_members
+     * reads it without parsing the guild).
+     */
+    | { $case: 'subscribed'; subscribed: Subscribed }
     | undefined;
+}
+
+export interface Subscribed {
+  guildJson: string;
+  ownMemberJson: string;
 }
 
 export interface CreateGuild {
@@ -3795,6 +3805,9 @@ export const GuildReply: MessageFns<GuildReply> = {
       case 'roleIds':
         RoleIds.encode(message.reply.roleIds, writer.uint32(34).fork()).join();
         break;
+      case 'subscribed':
+        Subscribed.encode(message.reply.subscribed, writer.uint32(42).fork()).join();
+        break;
     }
     return writer;
   },
@@ -3847,6 +3860,14 @@ export const GuildReply: MessageFns<GuildReply> = {
             message.reply = { $case: 'roleIds', roleIds: RoleIds.decode(reader, reader.uint32()) };
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reply = { $case: 'subscribed', subscribed: Subscribed.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3873,7 +3894,9 @@ export const GuildReply: MessageFns<GuildReply> = {
                 ? { $case: 'roleIds', roleIds: RoleIds.fromJSON(object.roleIds) }
                 : isSet(object.role_ids)
                   ? { $case: 'roleIds', roleIds: RoleIds.fromJSON(object.role_ids) }
-                  : undefined,
+                  : isSet(object.subscribed)
+                    ? { $case: 'subscribed', subscribed: Subscribed.fromJSON(object.subscribed) }
+                    : undefined,
     };
   },
 
@@ -3887,6 +3910,8 @@ export const GuildReply: MessageFns<GuildReply> = {
       obj.channelAccess = ChannelAccessReply.toJSON(message.reply.channelAccess);
     } else if (message.reply?.$case === 'roleIds') {
       obj.roleIds = RoleIds.toJSON(message.reply.roleIds);
+    } else if (message.reply?.$case === 'subscribed') {
+      obj.subscribed = Subscribed.toJSON(message.reply.subscribed);
     }
     return obj;
   },
@@ -3924,7 +3949,106 @@ export const GuildReply: MessageFns<GuildReply> = {
         }
         break;
       }
+      case 'subscribed': {
+        if (object.reply?.subscribed !== undefined && object.reply?.subscribed !== null) {
+          message.reply = { $case: 'subscribed', subscribed: Subscribed.fromPartial(object.reply.subscribed) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseSubscribed(): Subscribed {
+  return { guildJson: '', ownMemberJson: '' };
+}
+
+export const Subscribed: MessageFns<Subscribed> = {
+  encode(message: Subscribed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.guildJson !== '') {
+      writer.uint32(10).string(message.guildJson);
+    }
+    if (message.ownMemberJson !== '') {
+      writer.uint32(18).string(message.ownMemberJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Subscribed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscribed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.guildJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ownMemberJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Subscribed {
+    return {
+      guildJson: isSet(object.guildJson)
+        ? globalThis.String(object.guildJson)
+        : isSet(object.guild_json)
+          ? globalThis.String(object.guild_json)
+          : '',
+      ownMemberJson: isSet(object.ownMemberJson)
+        ? globalThis.String(object.ownMemberJson)
+        : isSet(object.own_member_json)
+          ? globalThis.String(object.own_member_json)
+          : '',
+    };
+  },
+
+  toJSON(message: Subscribed): unknown {
+    const obj: any = {};
+    if (message.guildJson !== '') {
+      obj.guildJson = message.guildJson;
+    }
+    if (message.ownMemberJson !== '') {
+      obj.ownMemberJson = message.ownMemberJson;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Subscribed>): Subscribed {
+    return Subscribed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Subscribed>): Subscribed {
+    const message = createBaseSubscribed();
+    message.guildJson = object.guildJson ?? '';
+    message.ownMemberJson = object.ownMemberJson ?? '';
     return message;
   },
 };

@@ -98,6 +98,12 @@ export interface Call {
     | undefined;
   /** A tell: the node acknowledges it with an empty Result once it took it (no reply awaited). */
   oneWay: boolean;
+  /**
+   * W3C trace context of the call when tracing is on (absent otherwise): calls share one stream, so
+   * the traceparent / tracestate a unary call carries in its gRPC metadata travel here, per call.
+   */
+  traceparent?: string | undefined;
+  tracestate?: string | undefined;
 }
 
 /** Every Call issued to one node during one turn of the sender's event loop, in issue order. */
@@ -797,7 +803,7 @@ export const EdgeFramesBatch: MessageFns<EdgeFramesBatch> = {
 };
 
 function createBaseCall(): Call {
-  return { id: '0', body: undefined, oneWay: false };
+  return { id: '0', body: undefined, oneWay: false, traceparent: undefined, tracestate: undefined };
 }
 
 export const Call: MessageFns<Call> = {
@@ -815,6 +821,12 @@ export const Call: MessageFns<Call> = {
     }
     if (message.oneWay !== false) {
       writer.uint32(24).bool(message.oneWay);
+    }
+    if (message.traceparent !== undefined) {
+      writer.uint32(42).string(message.traceparent);
+    }
+    if (message.tracestate !== undefined) {
+      writer.uint32(50).string(message.tracestate);
     }
     return writer;
   },
@@ -864,6 +876,22 @@ export const Call: MessageFns<Call> = {
             message.oneWay = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tracestate = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -891,6 +919,8 @@ export const Call: MessageFns<Call> = {
         : isSet(object.one_way)
           ? globalThis.Boolean(object.one_way)
           : false,
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : undefined,
+      tracestate: isSet(object.tracestate) ? globalThis.String(object.tracestate) : undefined,
     };
   },
 
@@ -906,6 +936,12 @@ export const Call: MessageFns<Call> = {
     }
     if (message.oneWay !== false) {
       obj.oneWay = message.oneWay;
+    }
+    if (message.traceparent !== undefined) {
+      obj.traceparent = message.traceparent;
+    }
+    if (message.tracestate !== undefined) {
+      obj.tracestate = message.tracestate;
     }
     return obj;
   },
@@ -931,6 +967,8 @@ export const Call: MessageFns<Call> = {
       }
     }
     message.oneWay = object.oneWay ?? false;
+    message.traceparent = object.traceparent ?? undefined;
+    message.tracestate = object.tracestate ?? undefined;
     return message;
   },
 };

@@ -104,7 +104,12 @@ export interface UserCommand {
      * Edge-internal, no caller check (never answer a route with it): where and how to deliver an application's
      * HTTP interactions. Sent to user:<application_id> (its bot's actor); served without an account record.
      */
-    | { $case: 'interactionEndpoint'; interactionEndpoint: InteractionEndpointRequest }
+    | { $case: 'interactionEndpoint'; interactionEndpoint: InteractionEndpointRequest } //
+    /**
+     * Edge-internal, no caller check: the edge's operator route (OPERATOR or the admin token) changes the
+     * account's instance rights, so the loaded record and the store agree; answers the new rights as JSON.
+     */
+    | { $case: 'setRights'; setRights: SetRights }
     | undefined;
 }
 
@@ -160,6 +165,12 @@ export interface ApplicationTarget {
   caller?: Caller | undefined;
   applicationId: string;
   body: string;
+}
+
+/** Rights added, then rights removed (decimal masks of Right; "0" or empty for none). */
+export interface SetRights {
+  grant: string;
+  revoke: string;
 }
 
 export interface InteractionEndpointRequest {
@@ -413,6 +424,9 @@ export const UserCommand: MessageFns<UserCommand> = {
         break;
       case 'interactionEndpoint':
         InteractionEndpointRequest.encode(message.command.interactionEndpoint, writer.uint32(402).fork()).join();
+        break;
+      case 'setRights':
+        SetRights.encode(message.command.setRights, writer.uint32(498).fork()).join();
         break;
     }
     return writer;
@@ -901,6 +915,14 @@ export const UserCommand: MessageFns<UserCommand> = {
               $case: 'interactionEndpoint',
               interactionEndpoint: InteractionEndpointRequest.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 62: {
+            if (tag !== 498) {
+              break;
+            }
+
+            message.command = { $case: 'setRights', setRights: SetRights.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -1722,7 +1744,29 @@ export const UserCommand: MessageFns<UserCommand> = {
                                                                                                                                                                                                                 object.interaction_endpoint,
                                                                                                                                                                                                               ),
                                                                                                                                                                                                           }
-                                                                                                                                                                                                        : undefined,
+                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                              object.setRights,
+                                                                                                                                                                                                            )
+                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                'setRights',
+                                                                                                                                                                                                              setRights:
+                                                                                                                                                                                                                SetRights.fromJSON(
+                                                                                                                                                                                                                  object.setRights,
+                                                                                                                                                                                                                ),
+                                                                                                                                                                                                            }
+                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                object.set_rights,
+                                                                                                                                                                                                              )
+                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                  'setRights',
+                                                                                                                                                                                                                setRights:
+                                                                                                                                                                                                                  SetRights.fromJSON(
+                                                                                                                                                                                                                    object.set_rights,
+                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                              }
+                                                                                                                                                                                                            : undefined,
     };
   },
 
@@ -1828,6 +1872,8 @@ export const UserCommand: MessageFns<UserCommand> = {
       obj.flushReadStates = Empty.toJSON(message.command.flushReadStates);
     } else if (message.command?.$case === 'interactionEndpoint') {
       obj.interactionEndpoint = InteractionEndpointRequest.toJSON(message.command.interactionEndpoint);
+    } else if (message.command?.$case === 'setRights') {
+      obj.setRights = SetRights.toJSON(message.command.setRights);
     }
     return obj;
   },
@@ -2234,6 +2280,12 @@ export const UserCommand: MessageFns<UserCommand> = {
             $case: 'interactionEndpoint',
             interactionEndpoint: InteractionEndpointRequest.fromPartial(object.command.interactionEndpoint),
           };
+        }
+        break;
+      }
+      case 'setRights': {
+        if (object.command?.setRights !== undefined && object.command?.setRights !== null) {
+          message.command = { $case: 'setRights', setRights: SetRights.fromPartial(object.command.setRights) };
         }
         break;
       }
@@ -3129,6 +3181,91 @@ export const ApplicationTarget: MessageFns<ApplicationTarget> = {
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.applicationId = object.applicationId ?? '';
     message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBaseSetRights(): SetRights {
+  return { grant: '', revoke: '' };
+}
+
+export const SetRights: MessageFns<SetRights> = {
+  encode(message: SetRights, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.grant !== '') {
+      writer.uint32(10).string(message.grant);
+    }
+    if (message.revoke !== '') {
+      writer.uint32(18).string(message.revoke);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetRights {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetRights();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.grant = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revoke = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetRights {
+    return {
+      grant: isSet(object.grant) ? globalThis.String(object.grant) : '',
+      revoke: isSet(object.revoke) ? globalThis.String(object.revoke) : '',
+    };
+  },
+
+  toJSON(message: SetRights): unknown {
+    const obj: any = {};
+    if (message.grant !== '') {
+      obj.grant = message.grant;
+    }
+    if (message.revoke !== '') {
+      obj.revoke = message.revoke;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SetRights>): SetRights {
+    return SetRights.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetRights>): SetRights {
+    const message = createBaseSetRights();
+    message.grant = object.grant ?? '';
+    message.revoke = object.revoke ?? '';
     return message;
   },
 };

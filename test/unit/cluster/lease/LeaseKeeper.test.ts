@@ -206,6 +206,19 @@ describe('LeaseKeeper', () => {
     await assert.rejects(a.keeper.acquire('session', 's2'), ServiceUnavailableError);
   });
 
+  it('loses a lease that lapsed during a pause when a new view arrives before the renewal, even one placing it here', async () => {
+    const c = cluster();
+    const a = track(c.node('a:1@1'));
+    const epoch = await a.keeper.acquire('channel', '7');
+    a.clock.advance(TTL * 5); // SIGSTOP, then SIGCONT: the membership view is read first
+    assert.equal(
+      a.keeper.handOff(() => true),
+      0,
+    );
+    assert.deepEqual(a.evicted, [`channel:7@${epoch}`]);
+    await assert.rejects(a.keeper.assertCommittable('channel', '7', epoch), /not held/);
+  });
+
   it('frees a released lease for another node, but not under an older epoch', async () => {
     const c = cluster();
     const [a, b] = [track(c.node('a:1@1')), track(c.node('b:1@1'))];

@@ -61,6 +61,11 @@ describe('fenceStores', () => {
     assert.deepEqual(calls, ['users.get', 'check', 'guilds.saveGuild', 'check', 'messages.addReaction']);
   });
 
+  it('says no fenced session write applies on call, even over a store in this process', () => {
+    const stores = { sessions: { writesApplyOnCall: true, save: () => Promise.resolve() } };
+    assert.equal(fenceStores(stores, () => Promise.resolve()).sessions.writesApplyOnCall, false);
+  });
+
   it('refuses a write the fence rejects without reaching storage', async () => {
     const calls: string[] = [];
     const fenced = fenceStores(recordingStores(calls), () => Promise.reject(new WrongOwnerError('deposed')));

@@ -1,0 +1,85 @@
+import { Metadata } from '@grpc/grpc-js';
+import { SpanKind, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  contextFromHeaders,
+  currentTrace,
+  endSpan,
+  spanAround,
+  startSpan,
+  traceHeadersOf,
+  tracingOn,
+  type TraceHeaders,
+} from '../../src/tracing/traceScope.js';
+
+/** The NodeService method a call stands for (an ask is a Deliver, whether unary or on the Exchange stream). */
+export type NodeMethod = 'Deliver' | 'Tell' | 'FanOut';
+
+const SERVICE = 'chorus.v1.NodeService';
+
+/** A remote call's CLIENT span and the trace context headers naming it as the receiver's parent. */
+export interface CallTrace {
+  readonly span: Span;
+  readonly headers: TraceHeaders;
+}
+
+/**
+ * Starts the CLIENT span of a call to `nodeId` when the caller works inside a trace (an HTTP
+ * request, an actor turn it caused); undefined otherwise, so untraced traffic (and everything while
+ * tracing is off) costs one check.
+ */
+export function startCallTrace(method: NodeMethod, nodeId: string, target: Attributes): CallTrace | undefined {
+  const parent = currentTrace();
+  if (parent === undefined) return undefined;
+  const span = startSpan(`${SERVICE}/${method}`, SpanKind.CLIENT, parent, {
+    'rpc.system': 'grpc',
+    'rpc.service': SERVICE,
+    'rpc.method': method,
+    'chorus.peer.node': nodeId,
+    ...target,
+  });
+  return span ? { span, headers: traceHeadersOf(span) } : undefined;
+}
+
+/** gRPC metadata of a unary call: its `traceparent` / `tracestate` when traced, empty otherwise. */
+export function metadataOf(trace: TraceHeaders | undefined): Metadata {
+  const metadata = new Metadata();
+  if (trace?.traceparent) metadata.set('traceparent', trace.traceparent);
+  if (trace?.tracestate) metadata.set('tracestate', trace.tracestate);
+  return metadata;
+}
+
+/** Reads a trace context header from a unary call's gRPC metadata. */
+export function headerOf(metadata: Metadata): (name: string) => string | undefined {
+  return (name) => {
+    const value = metadata.get(name)[0];
+    return typeof value === 'string' ? value : undefined;
+  };
+}
+
+/**
+ * Serves a call from another node inside a SERVER span, child of the caller's CLIENT span named by
+ * its trace context, so the actor turn it causes here joins the caller's trace. A call that carries
+ * no context (its caller was not traced, or tracing is off here) is served directly.
+ */
+export function servedInSpan<T>(
+  method: NodeMethod,
+  read: (name: string) => string | undefined,
+  target: Attributes,
+  serve: () => Promise<T>,
+): Promise<T> {
+  if (!tracingOn() || read('traceparent') === undefined) return serve();
+  const parent = contextFromHeaders(read);
+  const span = startSpan(`${SERVICE}/${method}`, SpanKind.SERVER, parent, {
+    'rpc.system': 'grpc',
+    'rpc.service': SERVICE,
+    'rpc.method': method,
+    ...target,
+  });
+  if (!span) return serve();
+  return spanAround(parent, span, serve);
+}
+
+/** Ends a CLIENT span once its call settled (with the failure, if any). */
+export function endCallTrace(trace: CallTrace | undefined, failure?: unknown): void {
+  if (trace) endSpan(trace.span, failure);
+}
