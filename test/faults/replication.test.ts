@@ -35,13 +35,18 @@ describe('faults: replication factor 3 on three Cassandra nodes, one of them sto
   const at = { stopping: 0, stopped: 0, starting: 0, started: 0 };
 
   before(async function () {
-    this.timeout(300_000);
+    this.timeout(600_000);
     await requireCassandraNodes([1, 2, 3], 'bash scripts/cassandra.sh start 3');
+    const startingNodes = performance.now();
     const started = await startCluster({
       nodes: 2,
+      startTimeoutMs: 240_000,
       env: { CHORUS_CASSANDRA_CONTACT_POINTS: CONTACT_POINTS, CHORUS_CASSANDRA_RF: '3' },
     });
     cluster = started;
+    console.log(
+      `      2 Chorus nodes started in ${Math.round(performance.now() - startingNodes)} ms (keyspace created at RF 3)`,
+    );
     await started.reporting(async () => {
       const nodes = started.nodes as [ClusterNode, ClusterNode];
       replication = await withCassandraClient(async (client) => {

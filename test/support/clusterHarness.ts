@@ -27,6 +27,12 @@ export interface ClusterOptions {
   readonly nodes?: number;
   /** Extra environment for every node (e.g. CHORUS_RESUME_BUFFER). */
   readonly env?: Record<string, string>;
+  /**
+   * How long each node may take to log node_started. A keyspace created on three Cassandra nodes just
+   * formed takes minutes on a slow machine (every DDL waits for schema agreement, every migration step
+   * is a Paxos write), far longer than on the one-node default.
+   */
+  readonly startTimeoutMs?: number;
 }
 
 /** Fails (never skips) when Cassandra or Redis is not there, naming the command that starts them. */
@@ -139,7 +145,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
   const cluster = new TestCluster(options);
   try {
     // The first node creates the keyspace; the others start meanwhile (the schema has a migration lock).
-    await Promise.all(cluster.nodes.map((node) => node.start()));
+    await Promise.all(cluster.nodes.map((node) => node.start(options.startTimeoutMs)));
     await cluster.waitForMembers();
   } catch (error) {
     await cluster.after().catch(() => undefined);

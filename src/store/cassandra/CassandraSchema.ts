@@ -14,6 +14,8 @@ export interface SchemaOptions {
   readonly migrations?: readonly Migration[];
   /** How long to wait for another node's migration lock before giving up. */
   readonly lockWaitMs?: number;
+  /** Told of each migration this node applied and how long it took (a multi-node keyspace takes minutes). */
+  readonly onApplied?: (migration: Migration, elapsedMs: number) => void;
 }
 
 /** The lock row expires this long after its last refresh, so a crashed holder blocks others briefly. */
@@ -122,6 +124,7 @@ export async function migrateKeyspace(session: CassandraSession, options: Schema
   const done: number[] = [];
   try {
     for (const migration of await pending()) {
+      const startedAt = Date.now();
       try {
         for (const statement of migration.statements) {
           await run(statement);
@@ -140,6 +143,7 @@ export async function migrateKeyspace(session: CassandraSession, options: Schema
         new Date(),
       ]);
       done.push(migration.version);
+      options.onApplied?.(migration, Date.now() - startedAt);
     }
   } finally {
     await releaseLock(session, owner).catch(() => undefined); // the TTL frees it if this fails

@@ -85,6 +85,8 @@ export async function createCassandraStores(options: CassandraStoresOptions): Pr
       replicationFactor: options.replicationFactor ?? 1,
       ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
       ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+      onApplied: ({ version, name }, elapsedMs) =>
+        options.log?.info('cassandra_migration_applied', { keyspace: options.keyspace, version, name, elapsedMs }),
     });
   } catch (thrown) {
     await close().catch(() => undefined);

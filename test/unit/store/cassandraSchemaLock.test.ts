@@ -49,6 +49,23 @@ describe('migrateKeyspace on a cluster that is still settling', () => {
     assert.equal(lockAttempts(), 2);
   });
 
+  it('tells onApplied of each migration it applied, after its version is recorded', async () => {
+    const { session, recorded } = settlingSession();
+    const told: { version: number; recordedThen: number[]; elapsedMs: number }[] = [];
+    await migrateKeyspace(session, {
+      keyspace: 'settling',
+      replicationFactor: 3,
+      migrations: MIGRATIONS,
+      lockWaitMs: 5_000,
+      onApplied: ({ version }, elapsedMs) => told.push({ version, recordedThen: [...recorded], elapsedMs }),
+    });
+    assert.deepEqual(
+      told.map(({ version, recordedThen }) => ({ version, recordedThen })),
+      [{ version: 1, recordedThen: [1] }],
+    );
+    assert.ok(told[0] !== undefined && told[0].elapsedMs >= 0);
+  });
+
   it('tries a lock refresh again after a lightweight-transaction timeout, then migrates', async () => {
     const { session, recorded, lockAttempts } = settlingSession('UPDATE schema_lock');
     const applied = await migrateKeyspace(session, {
