@@ -39,6 +39,29 @@ const AUTHOR = {
   accent_color: null,
   public_flags: 0,
 };
+/**
+ * What a guild's MESSAGE_CREATE adds to the message (Discord's extra fields: channel_type, guild_id and the
+ * author's member object, which Chorus sends with its user as Spacebar's web clients need): the event frame
+ * carries the same bytes as Chorus's, as the reply does.
+ */
+const GUILD_EVENT_FIELDS = JSON.stringify({
+  channel_type: 0,
+  guild_id: '1575452680472494080',
+  member: {
+    user: AUTHOR,
+    nick: null,
+    avatar: null,
+    banner: null,
+    roles: [],
+    joined_at: '2026-01-01T00:00:00.000Z',
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    pending: false,
+    flags: 0,
+    communication_disabled_until: null,
+  },
+}).slice(1, -1);
 /** The last 100 messages posted, newest first, serialized once (the history a GET pages). */
 const history: string[] = [];
 
@@ -58,7 +81,7 @@ app.use(async (ctx) => {
     history.unshift(message);
     if (history.length > 100) history.pop();
     seq += 1;
-    const frame = `{"op":0,"t":"MESSAGE_CREATE","s":${seq},"d":${message}}`;
+    const frame = `{"op":0,"t":"MESSAGE_CREATE","s":${seq},"d":${message.slice(0, -1)},${GUILD_EVENT_FIELDS}}}`;
     for (const socket of sockets) socket.send(frame);
     ctx.type = 'application/json';
     ctx.body = message;
