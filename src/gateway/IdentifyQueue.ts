@@ -5,6 +5,9 @@
  * time out and reconnect, which feeds the storm. Queued work starts in order; each next one after a
  * turn of the event loop (setImmediate), so sockets' frames (heartbeats) are read between Identifies.
  */
+/** Started slots dropped from the front of the waiting array once they are this many and half of it. */
+const COMPACT_AFTER = 1024;
+
 export class IdentifyQueue {
   #running = 0;
   /** Waiting starts, oldest first: an array read from `#head` rather than shifted (O(1) per start). */
@@ -48,6 +51,10 @@ export class IdentifyQueue {
     this.#head += 1;
     if (this.#head === this.#waiting.length) {
       this.#waiting = [];
+      this.#head = 0;
+    } else if (this.#head > COMPACT_AFTER && this.#head * 2 > this.#waiting.length) {
+      // A backlog that never drains (a long storm) would otherwise keep every started slot.
+      this.#waiting.splice(0, this.#head);
       this.#head = 0;
     }
     setImmediate(start);

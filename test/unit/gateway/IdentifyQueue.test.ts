@@ -41,6 +41,27 @@ describe('IdentifyQueue', () => {
     assert.deepEqual(await Promise.all(results.slice(2)), ['two', 'three']);
   });
 
+  it('keeps the order and the waiting count through a backlog long enough to compact its array', async () => {
+    const queue = new IdentifyQueue(1);
+    const total = 3_000;
+    const started: number[] = [];
+    const waitingAtStart: number[] = [];
+    const runs = Array.from({ length: total }, (_, index) =>
+      queue.run(() => {
+        started.push(index);
+        waitingAtStart.push(queue.waiting);
+        return Promise.resolve(index);
+      }),
+    );
+    assert.deepEqual(await Promise.all(runs), [...started.keys()]);
+    assert.deepEqual(started, [...started.keys()]);
+    // The first starts at once, before the others are queued; each later one leaves the ones behind it waiting.
+    assert.deepEqual(
+      waitingAtStart,
+      started.map((index) => (index === 0 ? 0 : total - 1 - index)),
+    );
+  });
+
   it('starts the next waiting identify in a later event-loop turn, not in the microtasks of the one that ended', async () => {
     const queue = new IdentifyQueue(1);
     const started: string[] = [];
