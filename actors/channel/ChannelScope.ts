@@ -2,7 +2,7 @@ import type { ChannelReply } from '../../proto/gen/chorus/v1/channel.js';
 import type { Caller } from '../../proto/gen/chorus/v1/common.js';
 import type { BlobRemover } from '../../src/domain/BlobStore.js';
 import { UnknownEntityError } from '../../src/domain/errors.js';
-import { compareSnowflakes, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
+import { compareSnowflakes, newerSnowflake, snowflakeTimestampMs } from '../../src/domain/snowflake.js';
 import type { ActorContext } from '../runtime/ActorContext.js';
 import type { ChannelRecord, MessageRecord, ReactionRecord } from '../runtime/ports/records.js';
 import type { ApplicationCommandStore } from '../runtime/ports/applicationCommandStore.js';
@@ -38,12 +38,6 @@ export interface ChannelStores {
 
 /** Delay before cached last_message_id / last_pin_timestamp are written through (one write per burst). */
 const FLUSH_DELAY_MS = 250;
-
-/** The newer of two snowflakes (null when both are). */
-function newerOf(a: string | null, b: string | null): string | null {
-  if (a === null || b === null) return a ?? b;
-  return compareSnowflakes(a, b) >= 0 ? a : b;
-}
 
 /** A reply carrying a JSON document. */
 export function jsonReply(json: string): ChannelReply {
@@ -243,7 +237,7 @@ export class ChannelScope {
     this.#flushPending = false;
     if (!this.#dirty) return;
     const newest = this.channel.last_message_id;
-    const settled = newerOf(this.#flushedLastId, final ? newest : this.outbox.settle(newest));
+    const settled = newerSnowflake(this.#flushedLastId, final ? newest : this.outbox.settle(newest));
     await this.stores.channels.saveOwnerFields(this.channel, {
       last_message_id: settled,
       last_pin_timestamp: this.channel.last_pin_timestamp,

@@ -27,6 +27,12 @@ export function compareSnowflakes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The newer of two snowflakes; null only when both are. */
+export function newerSnowflake(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return compareSnowflakes(a, b) >= 0 ? a : b;
+}
+
 /**
  * Generates Discord-layout snowflakes: 42 bits of ms since the Discord epoch, a 10-bit generator id
  * (worker << 5 | process) that must be unique per live node, and a 12-bit per-ms increment.

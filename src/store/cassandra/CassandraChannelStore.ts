@@ -1,7 +1,7 @@
 import type { types } from 'cassandra-driver';
 import type { ChannelRecord } from '../../../actors/runtime/ports/records.js';
 import type { ChannelOwnerFields, ChannelStore } from '../../../actors/runtime/ports/stores.js';
-import { compareSnowflakes } from '../../domain/snowflake.js';
+import { newerSnowflake } from '../../domain/snowflake.js';
 import { idText, writableKey } from './cassandraIds.js';
 import { documentOf, textColumn, type CassandraSession, type Cql } from './CassandraSession.js';
 
@@ -65,14 +65,8 @@ function channelOf(row: types.Row | undefined): ChannelRecord | undefined {
   const owned = textColumn(row, 'owner_fields');
   if (channel === undefined || owned === undefined) return channel;
   const fields = JSON.parse(owned) as ChannelOwnerFields;
-  const [stored, flushed] = [channel.last_message_id, fields.last_message_id];
-  const newest =
-    stored === null || flushed === null
-      ? (stored ?? flushed)
-      : compareSnowflakes(stored, flushed) >= 0
-        ? stored
-        : flushed;
-  return { ...channel, last_message_id: newest, last_pin_timestamp: fields.last_pin_timestamp };
+  const last_message_id = newerSnowflake(channel.last_message_id, fields.last_message_id);
+  return { ...channel, last_message_id, last_pin_timestamp: fields.last_pin_timestamp };
 }
 
 function channelsOf(rows: readonly types.Row[]): ChannelRecord[] {

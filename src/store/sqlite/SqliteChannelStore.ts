@@ -1,6 +1,6 @@
 import type { ChannelRecord } from '../../../actors/runtime/ports/records.js';
 import type { ChannelOwnerFields, ChannelStore } from '../../../actors/runtime/ports/stores.js';
-import { compareSnowflakes } from '../../domain/snowflake.js';
+import { newerSnowflake } from '../../domain/snowflake.js';
 import { fromJson, type SqliteDatabase } from './SqliteDatabase.js';
 
 /** Discord's DM channel type (a group DM is 3). */
@@ -10,6 +10,7 @@ const DM_CHANNEL_TYPE = 1;
 export class SqliteChannelStore implements ChannelStore {
   readonly #get;
   readonly #save;
+  readonly #rewrite;
   readonly #delete;
   readonly #byGuild;
   readonly #private;
@@ -27,6 +28,7 @@ export class SqliteChannelStore implements ChannelStore {
       'INSERT INTO channel_recipients (user_id, channel_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
     );
     const deleteChannel = c.prepare<[string]>('DELETE FROM channels WHERE id = ?');
+    this.#rewrite = c.prepare<[string, string]>('UPDATE channels SET data = ? WHERE id = ?');
 
     this.#save = db.transaction((channel: ChannelRecord) => {
       upsert.run(channel.id, channel.guild_id, channel.type, JSON.stringify(channel));
@@ -69,15 +71,17 @@ export class SqliteChannelStore implements ChannelStore {
     });
   }
 
-  /** Rewrites the stored record with them (in process, a read costs little); a deleted channel stays deleted. */
+  /**
+   * Rewrites the stored record's data with them (in process, a read costs little); a deleted channel stays
+   * deleted. Neither field is indexed, so the row's other columns and its recipient rows stay as they are.
+   */
   saveOwnerFields(channel: ChannelRecord, fields: ChannelOwnerFields): Promise<void> {
     return this.db.call(() => {
       const stored = parse(this.#get.get(channel.id));
       if (stored === undefined) return;
-      const [had, flushed] = [stored.last_message_id, fields.last_message_id];
-      const newest =
-        had === null || flushed === null ? (had ?? flushed) : compareSnowflakes(had, flushed) >= 0 ? had : flushed;
-      this.#save({ ...stored, last_message_id: newest, last_pin_timestamp: fields.last_pin_timestamp });
+      const last_message_id = newerSnowflake(stored.last_message_id, fields.last_message_id);
+      const owned = { ...stored, last_message_id, last_pin_timestamp: fields.last_pin_timestamp };
+      this.#rewrite.run(JSON.stringify(owned), channel.id);
     });
   }
 

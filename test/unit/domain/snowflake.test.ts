@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   compareSnowflakes,
   isSnowflake,
+  newerSnowflake,
   SnowflakeGenerator,
   snowflakeAt,
   snowflakeTimestampMs,
@@ -47,6 +48,14 @@ describe('snowflake helpers', () => {
     assert.equal(isSnowflake('18446744073709551616'), false);
     assert.equal(isSnowflake('12a'), false);
     assert.equal(isSnowflake(123), false);
+  });
+
+  it('picks the newer of two ids by number, either when the other is null, null when both are', () => {
+    assert.equal(newerSnowflake('999', '1000'), '1000');
+    assert.equal(newerSnowflake('1000', '999'), '1000');
+    assert.equal(newerSnowflake(null, '5'), '5');
+    assert.equal(newerSnowflake('5', null), '5');
+    assert.equal(newerSnowflake(null, null), null);
   });
 
   it('orders ids of different lengths numerically', () => {
