@@ -20,7 +20,7 @@ export class CassandraGuildStore implements GuildStore {
   constructor(
     private readonly session: CassandraSession,
     private readonly channels: ChannelStore,
-    private readonly counter?: CassandraInstanceCounter,
+    private readonly counter: CassandraInstanceCounter,
   ) {
     this.#invites = new CassandraInvites(session);
   }
@@ -31,9 +31,9 @@ export class CassandraGuildStore implements GuildStore {
 
   /** Upsert; a guild saved for the first time is counted (the Guild actor is its only writer, so no race). */
   async saveGuild(guild: GuildRecord): Promise<void> {
-    const isNew = this.counter !== undefined && !(await this.#exists('SELECT id FROM guilds WHERE id = ?', [guild.id]));
+    const isNew = !(await this.#exists('SELECT id FROM guilds WHERE id = ?', [guild.id]));
     await this.session.write('INSERT INTO guilds (id, data) VALUES (?, ?)', [guild.id, JSON.stringify(guild)]);
-    if (isNew) this.counter?.add('guild', 1);
+    if (isNew) this.counter.add('guild', 1);
   }
 
   /**
@@ -42,7 +42,7 @@ export class CassandraGuildStore implements GuildStore {
    * a user listed in a guild that is gone. Children go by whole-partition deletes where they can.
    */
   async deleteGuild(id: string): Promise<void> {
-    const existed = this.counter !== undefined && (await this.#exists('SELECT id FROM guilds WHERE id = ?', [id]));
+    const existed = await this.#exists('SELECT id FROM guilds WHERE id = ?', [id]);
     const channels = await this.channels.listByGuild(id);
     await this.session.forEach(channels, DELETE_CONCURRENCY, (channel) => this.channels.delete(channel.id));
     await this.session.write('DELETE FROM channels_by_guild WHERE guild_id = ?', [id]);
@@ -60,10 +60,10 @@ export class CassandraGuildStore implements GuildStore {
       );
     }
     await this.session.write('DELETE FROM members WHERE guild_id = ?', [id]);
-    this.counter?.add('members', -members.length);
+    this.counter.add('members', -members.length);
     await this.session.write('DELETE FROM roles WHERE guild_id = ?', [id]);
     await this.session.write('DELETE FROM guilds WHERE id = ?', [id]);
-    if (existed) this.counter?.add('guild', -1);
+    if (existed) this.counter.add('guild', -1);
   }
 
   /** The guild's roles in id order. */
@@ -92,7 +92,7 @@ export class CassandraGuildStore implements GuildStore {
 
   /** Upsert; a membership saved for the first time is counted (its Guild actor is the only writer). */
   async saveMember(member: MemberRecord): Promise<void> {
-    const isNew = this.counter !== undefined && !(await this.#memberExists(member.guild_id, member.user_id));
+    const isNew = !(await this.#memberExists(member.guild_id, member.user_id));
     await this.session.batch([
       {
         query: 'INSERT INTO members (guild_id, user_id, data) VALUES (?, ?, ?)',
@@ -103,18 +103,18 @@ export class CassandraGuildStore implements GuildStore {
         params: [member.user_id, writableKey(member.guild_id)],
       },
     ]);
-    if (isNew) this.counter?.add('members', 1);
+    if (isNew) this.counter.add('members', 1);
   }
 
   async deleteMember(guildId: string, userId: string): Promise<void> {
     const [guildKey, userKey] = [keyOf(guildId), keyOf(userId)];
     if (guildKey === undefined || userKey === undefined) return;
-    const existed = this.counter !== undefined && (await this.#memberExists(guildId, userId));
+    const existed = await this.#memberExists(guildId, userId);
     await this.session.batch([
       { query: 'DELETE FROM members WHERE guild_id = ? AND user_id = ?', params: [guildId, userKey] },
       { query: 'DELETE FROM guilds_by_user WHERE user_id = ? AND guild_id = ?', params: [userId, guildKey] },
     ]);
-    if (existed) this.counter?.add('members', -1);
+    if (existed) this.counter.add('members', -1);
   }
 
   /** The guilds the user is a member of, in id order. */

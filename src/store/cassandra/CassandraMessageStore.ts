@@ -38,7 +38,7 @@ export class CassandraMessageStore implements MessageStore {
 
   constructor(
     private readonly session: CassandraSession,
-    private readonly counter?: CassandraInstanceCounter,
+    private readonly counter: CassandraInstanceCounter,
   ) {
     this.#buckets = new MessageBuckets(session);
     this.#reactions = new CassandraReactions(session);
@@ -54,7 +54,7 @@ export class CassandraMessageStore implements MessageStore {
         ...values,
         data,
       ]);
-      this.counter?.add('message', 1);
+      this.counter.add('message', 1);
       return;
     }
     const seq = await this.#nextPinSeq(message.channel_id);
@@ -65,7 +65,7 @@ export class CassandraMessageStore implements MessageStore {
       },
       this.#pinRow(message, key, seq, data),
     ]);
-    this.counter?.add('message', 1);
+    this.counter.add('message', 1);
   }
 
   /** Replaces the record (a message that does not exist is left absent), keeping the pins in step. */
@@ -123,7 +123,7 @@ export class CassandraMessageStore implements MessageStore {
         ...this.#reactions.removeAllStatements(channelId, key),
         ...(seq === undefined ? [] : [this.#unpinRow(channelId, seq)]),
       ]);
-      if (stored !== undefined) this.counter?.add('message', -1);
+      if (stored !== undefined) this.counter.add('message', -1);
     });
   }
 

@@ -38,7 +38,7 @@ export class CassandraUserStore implements UserStore {
 
   constructor(
     private readonly session: CassandraSession,
-    private readonly counter?: CassandraInstanceCounter,
+    private readonly counter: CassandraInstanceCounter,
   ) {
     this.#emails = new UniqueClaims(session, 'users_by_email', ['email']);
     this.#tags = new UniqueClaims(session, 'users_by_tag', ['username', 'discriminator']);
@@ -49,7 +49,7 @@ export class CassandraUserStore implements UserStore {
     if ((await this.get(user.id)) !== undefined) throw new ConflictError('User already exists');
     const held = await this.#claim(user.id, keysOf(user), undefined);
     await this.#writeOrRelease(user, held, () => this.session.write('DELETE FROM users WHERE id = ?', [user.id]));
-    this.counter?.add('user', 1);
+    this.counter.add('user', 1);
   }
 
   async get(id: string): Promise<UserRecord | undefined> {
