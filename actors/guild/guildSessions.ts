@@ -1,6 +1,7 @@
 import type {
   ActivateSession,
   ChannelAccess,
+  GuildCommand,
   GuildDispatch,
   GuildReply,
   PermissionCheck,
@@ -38,7 +39,8 @@ const texts = new WeakMap<GuildRuntime, GuildCreateText>();
  * channel's last message, presences, voice states): the hot ones of a connect storm and plain reads.
  * After any other command the cached parts are dropped.
  */
-const KEEPS_GUILD_CREATE: ReadonlySet<string> = new Set([
+type GuildCommandName = NonNullable<GuildCommand['command']>['$case'];
+const KEEPS_GUILD_CREATE: ReadonlySet<GuildCommandName> = new Set<GuildCommandName>([
   'subscribe',
   'unsubscribe',
   'activateSession',
@@ -57,7 +59,7 @@ const KEEPS_GUILD_CREATE: ReadonlySet<string> = new Set([
 ]);
 
 /** Called by the Guild actor after each command: drops the cached GUILD_CREATE parts unless the command kept them. */
-export function afterCommand(rt: GuildRuntime, command: string | undefined): void {
+export function afterCommand(rt: GuildRuntime, command: GuildCommandName | undefined): void {
   if (command !== undefined && KEEPS_GUILD_CREATE.has(command)) return;
   texts.get(rt)?.clear();
   channelsReadAt.delete(rt);

@@ -1,4 +1,4 @@
-import type { BufferedFrame, SessionStore, StoredSession } from '../runtime/ports/sessionStore.js';
+import type { BufferedFrame, FrameProgress, SessionStore, StoredSession } from '../runtime/ports/sessionStore.js';
 import { ResumeBuffer } from './ResumeBuffer.js';
 import { dispatchFrame } from './sessionFrames.js';
 
@@ -118,15 +118,12 @@ export class SessionJournal {
       this.flushNow(ttlMs);
       return Promise.resolve(written());
     }
+    const progress = this.#progress(ttlMs);
     const frames = this.#unsaved;
-    const seq = this.#seq;
-    const floor = this.#buffer.floor;
     this.#unsaved = [];
-    const after = this.#storedSeq;
-    const write = this.store.addFrames(this.sessionId, frames, { seq, floor, maxFrames: this.maxFrames, ttlMs, after });
-    return write.then(
+    return this.store.addFrames(this.sessionId, frames, progress).then(
       () => {
-        this.#saved(seq, floor);
+        this.#saved(progress.seq, progress.floor);
         return written();
       },
       (error: unknown) => {
@@ -148,13 +145,16 @@ export class SessionJournal {
    */
   flushNow(ttlMs: number): void {
     if (!this.dirty) return;
+    const progress = this.#progress(ttlMs);
     const frames = this.#unsaved;
-    const seq = this.#seq;
-    const floor = this.#buffer.floor;
     this.#unsaved = [];
-    const progress = { seq, floor, maxFrames: this.maxFrames, ttlMs, after: this.#storedSeq };
     this.store.addFrames(this.sessionId, frames, progress).catch(this.refusedLate);
-    this.#saved(seq, floor);
+    this.#saved(progress.seq, progress.floor);
+  }
+
+  /** How far a write of the unsaved frames brings the session, and what the store must hold before it. */
+  #progress(ttlMs: number): FrameProgress {
+    return { seq: this.#seq, floor: this.#buffer.floor, maxFrames: this.maxFrames, ttlMs, after: this.#storedSeq };
   }
 
   #saved(seq: number, floor: number): void {

@@ -9,7 +9,7 @@ import {
 } from '../../proto/gen/chorus/v1/node.js';
 import { ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
-import { servedInSpan } from './callSpans.js';
+import { envelopeAttributes, eventAttributes, servedInSpan } from './callSpans.js';
 import { encodeAppError } from './errorCodec.js';
 import type { LocalNode } from './LocalNode.js';
 import { serveCall, serveFanOut } from './serveCall.js';
@@ -108,11 +108,10 @@ export function serveExchange(
 function tracedServe(node: LocalNode, { body, oneWay, traceparent, tracestate }: Call): Promise<Reply | undefined> {
   const read = (name: string): string | undefined => (name === 'traceparent' ? traceparent : tracestate);
   if (body?.$case === 'fanOut') {
-    return servedInSpan('FanOut', read, { 'chorus.event': body.fanOut.event?.event ?? '' }, () =>
-      serveFanOut(node, body.fanOut),
-    );
+    return servedInSpan('FanOut', read, eventAttributes(body.fanOut.event), () => serveFanOut(node, body.fanOut));
   }
   const envelope = body?.envelope ?? Envelope.fromPartial({});
-  const target = { 'chorus.actor.kind': envelope.body?.$case ?? '', 'chorus.actor.key': envelope.actorId };
-  return servedInSpan(oneWay ? 'Tell' : 'Deliver', read, target, () => serveCall(node, envelope, oneWay));
+  return servedInSpan(oneWay ? 'Tell' : 'Deliver', read, envelopeAttributes(envelope), () =>
+    serveCall(node, envelope, oneWay),
+  );
 }

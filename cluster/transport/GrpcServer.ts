@@ -19,7 +19,7 @@ import {
 } from '../../proto/gen/chorus/v1/node.js';
 import { ServiceUnavailableError, toAppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
-import { headerOf, servedInSpan } from './callSpans.js';
+import { envelopeAttributes, eventAttributes, headerOf, servedInSpan } from './callSpans.js';
 import { toStatus } from './errorCodec.js';
 import { serveExchange } from './ExchangeServer.js';
 import { SERVER_OPTIONS } from './grpcOptions.js';
@@ -108,7 +108,7 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       const actor = call.request.actorId;
       let reply;
       try {
-        reply = servedInSpan('Deliver', headerOf(call.metadata), targetOf(call.request), () =>
+        reply = servedInSpan('Deliver', headerOf(call.metadata), envelopeAttributes(call.request), () =>
           serveCall(node, call.request, false),
         );
       } catch (error) {
@@ -130,7 +130,7 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       if (!node) return;
       let ran;
       try {
-        ran = servedInSpan('Tell', headerOf(call.metadata), targetOf(call.request), () =>
+        ran = servedInSpan('Tell', headerOf(call.metadata), envelopeAttributes(call.request), () =>
           serveCall(node, call.request, true),
         );
       } catch (error) {
@@ -156,11 +156,8 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       if (!node) return;
       let taken;
       try {
-        taken = servedInSpan(
-          'FanOut',
-          headerOf(call.metadata),
-          { 'chorus.event': call.request.event?.event ?? '' },
-          () => serveFanOut(node, call.request),
+        taken = servedInSpan('FanOut', headerOf(call.metadata), eventAttributes(call.request.event), () =>
+          serveFanOut(node, call.request),
         );
       } catch (error) {
         fail(callback, 'fanOut', error);
@@ -195,9 +192,4 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       call.on('error', () => undefined);
     },
   };
-}
-
-/** The span attributes naming the actor an envelope is for. */
-function targetOf(envelope: Envelope): Record<string, string> {
-  return { 'chorus.actor.kind': envelope.body?.$case ?? '', 'chorus.actor.key': envelope.actorId };
 }

@@ -1,5 +1,7 @@
 import { Metadata } from '@grpc/grpc-js';
 import { SpanKind, type Attributes, type Span } from '@opentelemetry/api';
+import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
+import type { Envelope } from '../../proto/gen/chorus/v1/node.js';
 import {
   contextFromHeaders,
   currentTrace,
@@ -15,6 +17,21 @@ import {
 export type NodeMethod = 'Deliver' | 'Tell' | 'FanOut';
 
 const SERVICE = 'chorus.v1.NodeService';
+
+/** The span attributes naming the actor a Deliver or Tell is for (the same on both sides of the call). */
+export function actorAttributes(kind: string, key: string): Attributes {
+  return { 'chorus.actor.kind': kind, 'chorus.actor.key': key };
+}
+
+/** The span attributes naming the actor an envelope is for. */
+export function envelopeAttributes(envelope: Envelope): Attributes {
+  return actorAttributes(envelope.body?.$case ?? '', envelope.actorId);
+}
+
+/** The span attributes naming the event a FanOut carries. */
+export function eventAttributes(event: DispatchEvent | undefined): Attributes {
+  return { 'chorus.event': event?.event ?? '' };
+}
 
 /** A remote call's CLIENT span and the trace context headers naming it as the receiver's parent. */
 export interface CallTrace {
