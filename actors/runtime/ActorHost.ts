@@ -216,7 +216,7 @@ export class ActorHost {
     return activation;
   }
 
-  /** Drops an activation from both tables (it failed to activate, or stops). */
+  /** Drops an activation from its kind's table (it failed to activate, or stops). */
   #forget(activation: Activation): void {
     this.#byKind.get(activation.kind)?.delete(activation.key);
   }

@@ -13,12 +13,12 @@ export interface Documented {
 const documented = ({ env, description, shownDefault }: Documented): Documented =>
   shownDefault === undefined ? { env, description } : { env, description, shownDefault };
 
-/** Custom string formats (TypeBox checks `format` through this registry). */
 /** Bounds the schemas share. */
 export const PORT_RANGE = { minimum: 0, maximum: 65_535 };
 export const POSITIVE = { minimum: 1 };
 export const NOT_NEGATIVE = { minimum: 0 };
 
+/** Custom string formats (TypeBox checks `format` through this registry). */
 export const Formats = {
   /** Empty (derive from each request) or an absolute http(s) URL. */
   publicUrl: 'chorus-public-url',

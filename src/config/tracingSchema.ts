@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Formats, integer, text } from './configLeaves.js';
+import { Formats, integer, NOT_NEGATIVE, text } from './configLeaves.js';
 
 /**
  * OpenTelemetry traces (issue 14 §5), under the standard OTEL_* names: off unless an OTLP endpoint
@@ -30,6 +30,6 @@ export const TracingSchema = Type.Object({
   scheduleDelayMs: integer(
     { env: 'OTEL_BSP_SCHEDULE_DELAY', description: 'ms finished spans wait to be exported as one batch' },
     5_000,
-    { minimum: 0 },
+    NOT_NEGATIVE,
   ),
 });

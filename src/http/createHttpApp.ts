@@ -29,7 +29,7 @@ const HEALTH_PATH = /^(\/api(\/v\d+)?)?(\/-)?\/(health|healthz|readyz)$/;
 /**
  * Drops the `/v{N}` of `/api/v{N}/...` (`cut`: the length of `/api/v{N}`). Koa's path setter parses the URL and
  * formats it again (1% of a message POST's CPU); when the path is the URL's own prefix (nothing in it was escaped
- * by parsing, no fragment) the URL is cut directly, which gives the same text.
+ * by parsing, no fragment) the URL is cut directly, which gives the same path and query.
  */
 function withoutVersion(ctx: Koa.Context, cut: number): void {
   const { url, path } = ctx;

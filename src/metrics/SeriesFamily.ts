@@ -6,7 +6,7 @@ export interface SeriesValue {
 }
 
 /** The label object of one series (names in declaration order); a missing value is empty. */
-export function labelsOf(names: readonly string[], values: readonly string[]): Record<string, string> {
+function labelsOf(names: readonly string[], values: readonly string[]): Record<string, string> {
   return Object.fromEntries(names.map((name, at) => [name, values[at] ?? '']));
 }
 

@@ -22,6 +22,7 @@ import {
  * global context manager: nothing global is registered, so tracing can stop and start again in one
  * process (tests) and libraries that look for a global tracer see none.
  */
+
 /** A trace context carried with a message from where it was sent to where it is handled. */
 export type TraceContext = Context;
 
