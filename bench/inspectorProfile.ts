@@ -25,7 +25,9 @@ export async function connectProfiler(inspectPort: number): Promise<InspectorPro
   const pending = new Map<number, (result: unknown) => void>();
   socket.on('message', (data: Buffer) => {
     const reply = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-    if (reply.id !== undefined) pending.get(reply.id)?.(reply.result);
+    if (reply.id === undefined) return;
+    pending.get(reply.id)?.(reply.result);
+    pending.delete(reply.id);
   });
   const call = (method: string, params: Record<string, unknown> = {}): Promise<unknown> =>
     new Promise((resolve) => {
