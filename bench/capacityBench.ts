@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { addMembers, createWorld } from './chorusSetup.js';
-import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
+import { measureFanout, openMany, openSocket, postMessage } from './fanout.js';
 import { closedLoopPosts } from './httpLoad.js';
 import { startChorus, type ServerProcess } from './processes.js';
 import { cpuMs, rssBytes } from './stats.js';
@@ -17,23 +17,6 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);
-
-async function post(base: string, path: string, token: string, content: string): Promise<void> {
-  const headers = { 'content-type': 'application/json', authorization: token };
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify({ content }) });
-  if (!response.ok) throw new Error(`POST ${path} → ${response.status} ${await response.text()}`);
-}
-
-async function openAll(count: number, open: (index: number) => Promise<BenchSocket>): Promise<BenchSocket[]> {
-  const sockets: BenchSocket[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 50 }, async () => {
-      while (next < count) sockets.push(await open(next++));
-    }),
-  );
-  return sockets;
-}
 
 /** The two-node cluster process; `baseUrl` is the first node's, `urls` both. */
 async function startCluster(): Promise<ServerProcess & { readonly urls: string[] }> {
@@ -77,7 +60,7 @@ async function measure(chorus: ServerProcess, gatewayBases: readonly string[]): 
   const fanout = await measureFanout(
     SESSIONS,
     async (onMessage) => {
-      const sockets = await openAll(SESSIONS, (index) =>
+      const sockets = await openMany(SESSIONS, (index) =>
         openSocket(
           `${(gatewayBases[index % gatewayBases.length] ?? chorus.baseUrl).replace(/^http/, 'ws')}/?v=10&encoding=json`,
           (members[index] ?? world.owner).token,
@@ -89,7 +72,7 @@ async function measure(chorus: ServerProcess, gatewayBases: readonly string[]): 
       fanoutCpuBefore = await cpuMs(chorus.pid);
       return sockets;
     },
-    (content) => post(chorus.baseUrl, channelPath, world.owner.token, content),
+    (content) => postMessage(`${chorus.baseUrl}${channelPath}`, world.owner.token, content),
     MESSAGES,
   );
   const fanoutCpuMs = (await cpuMs(chorus.pid)) - fanoutCpuBefore;

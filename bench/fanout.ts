@@ -123,3 +123,23 @@ export async function measureFanout(
   const { p50, p99 } = summarize(latencies);
   return { sessions, p50, p99, deliveries: latencies.length, missing };
 }
+
+/** Opens `count` sockets (or anything), `parallel` at a time; `open` gets each one's index. */
+export async function openMany<T>(count: number, open: (index: number) => Promise<T>, parallel = 50): Promise<T[]> {
+  const opened: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) opened.push(await open(next++));
+    }),
+  );
+  return opened;
+}
+
+/** POSTs a message with `content` to `url` (a channel's messages URL); fails unless answered 2xx. */
+export async function postMessage(url: string, token: string | undefined, content: string): Promise<void> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token !== undefined) headers.authorization = token;
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ content }) });
+  if (!response.ok) throw new Error(`POST ${url} → ${response.status} ${await response.text()}`);
+}

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { addMembers, createWorld } from './chorusSetup.js';
-import { measureFanout, openSocket, type BenchSocket } from './fanout.js';
+import { measureFanout, openMany, openSocket, postMessage } from './fanout.js';
 import { connectProfiler } from './inspectorProfile.js';
 import { startBaseline, startChorus } from './processes.js';
 import { cpuMs, summarize } from './stats.js';
@@ -63,25 +63,6 @@ export interface FanoutSide {
 
 const fmt = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
-/** Opens `count` sockets, 50 at a time. */
-async function openMany(count: number, open: (index: number) => Promise<BenchSocket>): Promise<BenchSocket[]> {
-  const sockets: BenchSocket[] = [];
-  let started = 0;
-  await Promise.all(
-    Array.from({ length: 50 }, async () => {
-      while (started < count) sockets.push(await open(started++));
-    }),
-  );
-  return sockets;
-}
-
-async function post(url: string, token: string | undefined, content: string): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token !== undefined) headers.authorization = token;
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ content }) });
-  if (!response.ok) throw new Error(`POST ${url} → ${response.status} ${await response.text()}`);
-}
-
 /** Latencies of every round pooled (percentiles over all deliveries), CPU summed. */
 class SideTotals {
   readonly #latencies: number[] = [];
@@ -135,7 +116,7 @@ export async function fanoutOnly(out: string | URL): Promise<void> {
         // Every session looks at the guild (op 14): above 250 members passive ones would get no messages.
         open: (onMessage: (content: string) => void) =>
           openMany(sessions, (index) => openSocket(gatewayUrl, tokens[index] ?? '', onMessage, world.guildId)),
-        send: (content: string) => post(channelUrl, world.owner.token, content),
+        send: (content: string) => postMessage(channelUrl, world.owner.token, content),
       },
       {
         name: 'baseline',
@@ -143,7 +124,7 @@ export async function fanoutOnly(out: string | URL): Promise<void> {
         totals: new SideTotals(),
         open: (onMessage: (content: string) => void) =>
           openMany(sessions, () => openSocket(baseline.baseUrl.replace(/^http/, 'ws'), undefined, onMessage)),
-        send: (content: string) => post(`${baseline.baseUrl}/channels/1/messages`, undefined, content),
+        send: (content: string) => postMessage(`${baseline.baseUrl}/channels/1/messages`, undefined, content),
       },
     ];
     const profiler = profileFile !== undefined ? await connectProfiler(inspectPort) : undefined;

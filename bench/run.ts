@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { addMembers, createWorld, type BenchWorld } from './chorusSetup.js';
-import { measureFanout, openSocket } from './fanout.js';
+import { measureFanout, openMany, openSocket, postMessage } from './fanout.js';
 import { fanoutOnly } from './fanoutOnly.js';
 import { httpLines, httpResults, httpSection } from './httpBench.js';
 import { clusterBench } from './clusterBench.js';
@@ -35,27 +35,6 @@ const outIndex = process.argv.indexOf('--out');
 const RESULTS = outIndex > 0 ? resolve(process.argv[outIndex + 1] ?? '') : new URL('./results.json', import.meta.url);
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
-
-async function openMany<T>(count: number, open: () => Promise<T>, parallel = 50): Promise<T[]> {
-  const sockets: T[] = [];
-  let started = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (started < count) {
-        started += 1;
-        sockets.push(await open());
-      }
-    }),
-  );
-  return sockets;
-}
-
-async function post(base: string, path: string, token: string | undefined, content: string): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token !== undefined) headers.authorization = token;
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify({ content }) });
-  if (!response.ok) throw new Error(`POST ${path} → ${response.status} ${await response.text()}`);
-}
 
 /** The POST and history-GET rows beside the bare server's (printed), for results.json. */
 async function httpFigures(chorus: ServerProcess, baseline: ServerProcess, world: BenchWorld) {
@@ -150,7 +129,7 @@ async function main(): Promise<void> {
         rssAfter = await rssBytes(chorus.pid);
         return opened;
       },
-      (content) => post(chorus.baseUrl, channelPath, world.owner.token, content),
+      (content) => postMessage(`${chorus.baseUrl}${channelPath}`, world.owner.token, content),
       messages,
     );
     const baseRssBefore = await rssBytes(baseline.pid);
@@ -164,7 +143,7 @@ async function main(): Promise<void> {
         baseRssAfter = await rssBytes(baseline.pid);
         return opened;
       },
-      (content) => post(baseline.baseUrl, '/channels/1/messages', undefined, content),
+      (content) => postMessage(`${baseline.baseUrl}/channels/1/messages`, undefined, content),
       messages,
     );
     const perSession = (rssAfter - rssBefore) / sessions;
@@ -194,7 +173,7 @@ async function main(): Promise<void> {
     sessions: PASSIVE_SESSIONS,
     messages: 20,
     openMany: (count, open) => openMany(count, open),
-    send: (content) => post(chorus.baseUrl, channelPath, world.owner.token, content),
+    send: (content) => postMessage(`${chorus.baseUrl}${channelPath}`, world.owner.token, content),
   });
   const bare = fanout.find((row) => row.sessions === PASSIVE_SESSIONS)?.baseline as { p99: number } | undefined;
   const line = (name: string, run: typeof passive.allActive) =>
