@@ -7,9 +7,11 @@
  * nodes: Redis counts every reserved hit, so the nodes together never grant more than the limit in a
  * window. What a node reserved and did not use is lost to the others for the rest of that window, so a
  * client spreading its requests over nodes may be refused a little before the limit; the chunk is kept
- * at most half of what the window had left and only windows with a large limit and a short life
- * (the per-second global limit, a raised message limit) are chunked: login attempts, session starts and
- * Discord's 5 messages per 5 s are still counted hit by hit.
+ * at most half of what the window had left, less what this node's reservations still on their way to
+ * Redis asked for (requests missing the reservation in the same turn must not each claim the same half),
+ * and only windows with a large limit and a short life (the per-second global limit, a raised message
+ * limit) are chunked: login attempts, session starts and Discord's 5 messages per 5 s are still counted
+ * hit by hit.
  */
 
 /** Windows below this limit are counted one hit at a time (a reservation would be a large share). */
@@ -51,6 +53,8 @@ export interface Reserved {
 
 export class RateReservations {
   readonly #book = new Map<string, Reservation>();
+  /** Hits asked of Redis by reservations not answered yet, per key (claimed, not in `count` yet). */
+  readonly #inFlight = new Map<string, number>();
   #nextSweepAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -71,14 +75,33 @@ export class RateReservations {
     return reservation.count >= limit ? { allowed: false, remaining: 0, resetAfterMs } : undefined;
   }
 
-  /** How many hits to reserve for a window this node could not serve locally (1: count just this one). */
+  /**
+   * How many hits to reserve for a window this node could not serve locally (1: count just this one).
+   * The chunk counts as claimed until `release` is called with it, once its Redis call settled (answered
+   * or failed): every call must be followed by exactly one `release`.
+   */
   chunkFor(key: string, limit: number, windowMs: number): number {
+    const inFlight = this.#inFlight.get(key) ?? 0;
+    const chunk = this.#size(key, limit, windowMs, inFlight);
+    this.#inFlight.set(key, inFlight + chunk);
+    return chunk;
+  }
+
+  /** Ends the claim of a chunk from `chunkFor`: its Redis call settled (its reply, if any, goes to `record`). */
+  release(key: string, chunk: number): void {
+    const inFlight = (this.#inFlight.get(key) ?? 0) - chunk;
+    if (inFlight > 0) this.#inFlight.set(key, inFlight);
+    else this.#inFlight.delete(key);
+  }
+
+  #size(key: string, limit: number, windowMs: number, inFlight: number): number {
     if (!chunkable(limit, windowMs)) return 1;
     const now = this.now();
     const last = this.#book.get(key);
     if (last === undefined || last.resetAt <= now - windowMs) return 1; // no traffic in the previous window
     const open = last.resetAt > now;
-    const unclaimed = open ? limit - last.count : limit;
+    // What no node has counted yet, less what this node's unanswered reservations asked for.
+    const unclaimed = (open ? limit - last.count : limit) - inFlight;
     const wanted = open ? last.chunk * 2 : last.chunk;
     return Math.max(1, Math.min(wanted, MAX_CHUNK, Math.floor(unclaimed / 2)));
   }

@@ -74,6 +74,11 @@ export class RedisRateLimiter {
       flat = (await RESERVE.run(this.redis, this.#keys(asked), args)) as number[];
     } catch {
       flat = [];
+    } finally {
+      // Answered or not, these chunks are no longer on their way (an answer is recorded just below).
+      asked.forEach(({ key }, i) => {
+        this.#reservations.release(key, chunks[i] ?? 1);
+      });
     }
     let next = 0;
     return windows.map((window, i) => {

@@ -98,6 +98,57 @@ describe('RedisRateLimiter', () => {
     assert.ok(allowed >= 80, `${allowed} granted of 100`);
   });
 
+  /** The window's count in Redis, as every node sees it (every hit and reservation). */
+  async function windowCount(key: string): Promise<number> {
+    return Number((await redis().get(`${prefix}rl:${key}`)) ?? 0);
+  }
+
+  /** Five hits one after another: the node holds a reservation, and the next one doubles (to 8). */
+  async function warm(limiter: RedisRateLimiter, window: { key: string; limit: number; windowMs: number }) {
+    for (let i = 0; i < 5; i += 1) assert.equal((await limiter.hit([window]))[0]?.allowed, true);
+    assert.equal(await windowCount(window.key), 7, '1 + 2 + 4 reserved');
+  }
+
+  it('keeps concurrent requests missing the reservation within what the window has left', async () => {
+    const limiter = new RedisRateLimiter(redis(), prefix);
+    const window = { key: 'global:burst', limit: 200, windowMs: 10_000 };
+    await warm(limiter, window);
+    // 30 requests in one turn: 2 from the reservation, 28 asking Redis before any reply is recorded.
+    const hits = await Promise.all(Array.from({ length: 30 }, () => limiter.hit([window])));
+    const count = await windowCount(window.key);
+    assert.ok(count <= window.limit, `this node reserved ${count} of the window's ${window.limit}`);
+    assert.ok(
+      hits.every(([hit]) => hit?.allowed),
+      'every request of the burst is granted',
+    );
+    const [fromOther] = await new RedisRateLimiter(redis(), prefix).hit([window]);
+    assert.equal(fromOther?.allowed, count < window.limit, 'another node gets what this one did not claim');
+  });
+
+  it('frees what a failed reservation claimed: the next one is sized as if it never happened', async () => {
+    let failing = false;
+    const client = redis();
+    const flaky = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property !== 'sendCommand') return Reflect.get(target, property, receiver) as unknown;
+        return (...args: Parameters<RedisConnection['sendCommand']>) =>
+          failing ? Promise.reject(new Error('Redis is down')) : target.sendCommand(...args);
+      },
+    });
+    const limiter = new RedisRateLimiter(flaky, prefix);
+    const window = { key: 'global:flaky', limit: 200, windowMs: 10_000 };
+    await warm(limiter, window);
+    failing = true;
+    const hits = await Promise.all(Array.from({ length: 30 }, () => limiter.hit([window])));
+    assert.ok(
+      hits.every(([hit]) => hit?.allowed),
+      'Redis down: allowed',
+    );
+    failing = false;
+    await limiter.hit([window]);
+    assert.equal(await windowCount(window.key), 7 + 8, 'the next reservation doubles, none of the failed is held');
+  });
+
   it('counts small or long windows hit by hit on every node (login attempts, 5 messages per 5 s)', async () => {
     const { connection, trips } = counted();
     const limiter = new RedisRateLimiter(connection, prefix);
