@@ -72,9 +72,12 @@ function openReady(url: string, token: string | undefined): Promise<WebSocket> {
       const text = data.toString();
       const interval = HELLO_INTERVAL.exec(text)?.[1];
       if (interval !== undefined) {
-        setInterval(() => {
+        const heartbeat = setInterval(() => {
           if (socket.readyState === WebSocket.OPEN) socket.send('{"op":1,"d":null}');
         }, Number(interval)).unref();
+        socket.once('close', () => {
+          clearInterval(heartbeat);
+        });
         const d = { token, intents: 1 | (1 << 9), properties: { os: 'linux', browser: 'bench', device: 'bench' } };
         socket.send(JSON.stringify({ op: 2, d }));
       } else if (text.includes('"t":"READY"')) {

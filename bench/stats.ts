@@ -1,3 +1,4 @@
+import { cpuSeconds } from './cpuAccounting.js';
 /** Percentile of an ascending-sorted array (nearest rank). */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -24,11 +25,7 @@ export async function rssBytes(pid: number): Promise<number> {
   return Number(kb ?? 0) * 1024;
 }
 
-/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
-export async function cpuMs(pid: number): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // After "pid (comm) " the fields start at the state (field 3): utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+/** CPU time (user + system, all threads) a process has used so far, in ms (cpuAccounting's /proc reading). */
+export function cpuMs(pid: number): Promise<number> {
+  return Promise.resolve(cpuSeconds(pid) * 1000);
 }
