@@ -10,10 +10,12 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const prematureClose = (): Error => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
 /**
- * The request body, at most `maxBytes` (413 past it, the request destroyed as a `for await` over it would). Read
- * with listeners rather than `for await`: the stream's async iterator cost a promise, an end-of-stream watcher and
- * their closures per request, about 4% of a message POST's CPU. An error or a close before the end rejects, as
- * the iterator did.
+ * The request body, at most `maxBytes`: a declared Content-Length past it is refused unread; a body that grows past
+ * it while read (chunked, or an understated length) stops being read and is refused too, with the response marked
+ * `Connection: close` so the 413 is written and the socket then closed (destroying the request here would destroy
+ * the socket under the response, and a client still streaming would never get its 413). Read with listeners rather
+ * than `for await`: the stream's async iterator cost a promise, an end-of-stream watcher and their closures per
+ * request, about 4% of a message POST's CPU. An error or a close before the end rejects, as the iterator did.
  */
 function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || 0);
@@ -34,7 +36,8 @@ function readCapped(ctx: Parameters<Middleware>[0], maxBytes: number): Promise<B
       size += chunk.length;
       if (size > maxBytes) {
         stop();
-        req.destroy();
+        req.pause();
+        ctx.set('Connection', 'close');
         reject(new PayloadTooLargeError());
         return;
       }
