@@ -7,11 +7,6 @@ export interface WatchedClient {
   on(event: 'end', listener: () => void): unknown;
 }
 
-/** A running watchdog; `stop` ends it (the client stays as it is). */
-export interface ConnectionWatchdog {
-  stop(): void;
-}
-
 /**
  * One liveness check per connection instead of a timeout per command: with commandOptions.timeout,
  * node-redis arms an AbortSignal.timeout for every command (3–4% of a cluster node's CPU under load).
@@ -23,7 +18,7 @@ export interface ConnectionWatchdog {
 export function watchConnection(
   client: WatchedClient,
   options: { readonly intervalMs: number; readonly deadlineMs: number; readonly onHung: (error: Error) => void },
-): ConnectionWatchdog {
+): void {
   let failing = false;
   let probing = false;
   let destroying = false; // 'end' emitted by our own destroy() (synchronously) is not the owner's close
@@ -67,9 +62,4 @@ export function watchConnection(
   client.on('end', () => {
     if (!destroying) clearInterval(timer);
   });
-  return {
-    stop: () => {
-      clearInterval(timer);
-    },
-  };
 }

@@ -122,21 +122,29 @@ describe('cluster: kill -9 of the node hosting a busy channel (and its guild)', 
     // after later ones (order across a failover is not promised; delivery is).
     const received = (): Set<string> => new Set(client.lineages.flatMap((lineage) => [...lineage.seen.keys()]));
     await client
-      .waitUntil('every acknowledged MESSAGE_CREATE', () => acked.every(({ id }) => received().has(id)), 15_000)
+      .waitUntil(
+        'every acknowledged MESSAGE_CREATE',
+        () => {
+          const ids = received();
+          return acked.every(({ id }) => ids.has(id));
+        },
+        15_000,
+      )
       .catch(() => undefined); // the assertion below names what is missing
     const frames = client.lineages.reduce(
       (sum, lineage) => sum + [...lineage.seen.values()].reduce((a, b) => a + b, 0),
       0,
     );
+    const seen = received();
     const again = cluster.nodes.flatMap((node) => node.events('message_redispatched'));
     console.log(
-      `      ${frames} MESSAGE_CREATE received (${received().size} distinct; ${client.op7} op 7, ` +
+      `      ${frames} MESSAGE_CREATE received (${seen.size} distinct; ${client.op7} op 7, ` +
         `${client.lineages.length} READY); dispatched again: ` +
         `${again.filter((entry) => entry['reason'] === 'activation').length} at activation, ` +
         `${again.filter((entry) => entry['reason'] === 'retry').length} on a nonce retry`,
     );
     assert.deepEqual(
-      acked.filter((message) => !received().has(message.id)).map((message) => message.content),
+      acked.filter((message) => !seen.has(message.id)).map((message) => message.content),
       [],
       'acknowledged messages that never reached the client',
     );

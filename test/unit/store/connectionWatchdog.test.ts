@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createLogger } from '../../../src/domain/Logger.js';
 import { connectRedis, type RedisConnection } from '../../../src/store/redis/connectRedis.js';
+import { watchConnection, type WatchedClient } from '../../../src/store/redis/connectionWatchdog.js';
 
 /**
  * A server speaking just enough RESP: `+OK` to every command until `hang` is set, then nothing, as a
@@ -88,14 +89,72 @@ describe('connectRedis watchdog (no per-command timeout)', () => {
     }
     assert.equal(timers, 0);
   });
+});
 
-  it('stops with a client its owner destroyed (no reconnect behind its back)', async () => {
-    const before = server.connections;
-    const own = await connectRedis(url, createLogger('silent'), { commandTimeoutMs: 50 });
-    own.destroy();
-    // An absence cannot be awaited: four watchdog periods in which no new connection may be opened.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(own.isOpen, false);
-    assert.equal(server.connections, before + 1);
+/** A client as the watchdog sees it: always ready, its PING never answered; `reconnected` settles on connect(). */
+class StandInClient extends EventEmitter implements WatchedClient {
+  readonly isReady = true;
+  destroyed = 0;
+  #reconnect: () => void = () => undefined;
+  readonly reconnected = new Promise<void>((resolve) => {
+    this.#reconnect = resolve;
+  });
+  ping(): Promise<unknown> {
+    return new Promise(() => undefined);
+  }
+  destroy(): void {
+    this.destroyed += 1;
+    this.emit('end'); // as node-redis does, synchronously
+  }
+  connect(): Promise<unknown> {
+    this.#reconnect();
+    return Promise.resolve();
+  }
+}
+
+describe('watchConnection', () => {
+  const setIntervalBefore = globalThis.setInterval;
+  const clearIntervalBefore = globalThis.clearInterval;
+  let armed: NodeJS.Timeout[] = [];
+  let cleared: unknown[] = [];
+
+  beforeEach(() => {
+    armed = [];
+    cleared = [];
+    globalThis.setInterval = (...args: Parameters<typeof setInterval>) => {
+      const timer = setIntervalBefore(...args);
+      armed.push(timer);
+      return timer;
+    };
+    globalThis.clearInterval = (timer?: Parameters<typeof clearInterval>[0]) => {
+      cleared.push(timer);
+      clearIntervalBefore(timer);
+    };
+  });
+
+  afterEach(() => {
+    globalThis.setInterval = setIntervalBefore;
+    globalThis.clearInterval = clearIntervalBefore;
+    for (const timer of armed) clearIntervalBefore(timer);
+  });
+
+  it("stops its timer when the client's owner closes it (no reconnect behind its back)", () => {
+    const client = new StandInClient();
+    watchConnection(client, { intervalMs: 60_000, deadlineMs: 60_000, onHung: () => undefined });
+    assert.equal(armed.length, 1, 'one probe timer per connection');
+    assert.equal(cleared.length, 0);
+    client.emit('end');
+    assert.equal(cleared.length, 1);
+    assert.equal(cleared[0], armed[0], 'the probe timer is the one cleared');
+  });
+
+  it("keeps watching after the 'end' of its own destroy of a hung connection", async () => {
+    const client = new StandInClient();
+    const hung: Error[] = [];
+    watchConnection(client, { intervalMs: 5, deadlineMs: 5, onHung: (error) => hung.push(error) });
+    await client.reconnected;
+    assert.equal(hung.length, 1);
+    assert.equal(client.destroyed, 1);
+    assert.equal(cleared.length, 0, 'the probe timer still runs');
   });
 });

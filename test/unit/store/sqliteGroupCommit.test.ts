@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import Database from 'better-sqlite3';
+
 import { ConflictError } from '../../../src/domain/errors.js';
 import { createSqliteStores } from '../../../src/store/sqlite/createSqliteStores.js';
 import { GroupCommit } from '../../../src/store/sqlite/groupCommit.js';
@@ -19,17 +21,40 @@ describe('SQLite group commit', () => {
   });
 
   it('writes the rows handed in during one turn inside one transaction', async () => {
-    const db = SqliteDatabase.open(join(dir, `rows-${nextId()}.db`));
+    const path = join(dir, `rows-${nextId()}.db`);
+    const db = SqliteDatabase.open(path);
     db.connection.exec('CREATE TABLE t (v INTEGER PRIMARY KEY)');
     const insert = db.connection.prepare<[number]>('INSERT INTO t (v) VALUES (?)');
-    const inTransaction: boolean[] = [];
+    // A second connection sees only what is committed: inside one transaction, no earlier row of the group.
+    const reader = new Database(path, { readonly: true });
+    const committed = reader.prepare<[], number>('SELECT count(*) FROM t').pluck();
+    const seen: { inTransaction: boolean; committed: number | undefined }[] = [];
     const group = new GroupCommit(db, (v: number) => {
-      inTransaction.push(db.connection.inTransaction);
+      seen.push({ inTransaction: db.connection.inTransaction, committed: committed.get() });
       insert.run(v);
     });
     await Promise.all([group.add(1), group.add(2), group.add(3)]);
-    assert.deepEqual(inTransaction, [true, true, true]);
+    assert.deepEqual(seen, Array(3).fill({ inTransaction: true, committed: 0 }));
+    assert.equal(committed.get(), 3);
     assert.deepEqual(db.connection.prepare('SELECT v FROM t ORDER BY v').pluck().all(), [1, 2, 3]);
+    reader.close();
+    db.close();
+  });
+
+  it('rolls the whole group back when a row fails for another reason than a uniqueness rule', async () => {
+    const db = SqliteDatabase.open(join(dir, `rollback-${nextId()}.db`));
+    db.connection.exec('CREATE TABLE t (v INTEGER PRIMARY KEY)');
+    const insert = db.connection.prepare<[number]>('INSERT INTO t (v) VALUES (?)');
+    const group = new GroupCommit(db, (v: number) => {
+      if (v === 2) throw new Error('disk on fire');
+      insert.run(v);
+    });
+    const outcomes = await Promise.allSettled([group.add(1), group.add(2), group.add(3)]);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    assert.equal(db.connection.prepare('SELECT count(*) FROM t').pluck().get(), 0);
     db.close();
   });
 
