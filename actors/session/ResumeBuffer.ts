@@ -5,20 +5,24 @@
  */
 export const RESUME_BUFFER_BYTES = 512 * 1024;
 
+import type { BufferedFrame } from '../runtime/ports/sessionStore.js';
+
 /** Evicted slots are dropped in one splice once this many (and half the array) accumulated. */
 const COMPACT_FROM = 64;
 
 /**
  * The dispatch frames a session keeps so a client can resume: the newest ones, at most `capacity` of
- * them and at most `maxBytes` of text (UTF-16 code units, a close enough measure), oldest evicted first.
+ * them and at most `maxBytes` of payload text (UTF-16 code units, a close enough measure), oldest evicted first.
+ * A kept frame holds the payload string its fan-out shared, not a text of its own: a frame's text differs
+ * per session only by its sequence number, and a text kept per session would be copied into the old
+ * generation by every young collection that finds it alive.
  * Nothing is allocated until a frame arrives: most sessions are quiet.
  * `floor` is the lowest sequence a client may resume from: READY's sequence at first (a client that
  * never saw READY cannot resume), then the sequence of the newest frame evicted for lack of room.
  */
 export class ResumeBuffer {
   /** Kept frames from `#head` on, oldest first; the slots before it were evicted. */
-  #seqs: number[] | undefined;
-  #frames: (string | undefined)[] | undefined;
+  #frames: (BufferedFrame | undefined)[] | undefined;
   #head = 0;
   #bytes = 0;
   #floor = 0;
@@ -30,7 +34,7 @@ export class ResumeBuffer {
 
   /** Frames held now. */
   get size(): number {
-    return (this.#seqs?.length ?? 0) - this.#head;
+    return (this.#frames?.length ?? 0) - this.#head;
   }
 
   /** Text held now, in UTF-16 code units. */
@@ -49,50 +53,47 @@ export class ResumeBuffer {
   }
 
   /** Keeps a frame; the oldest ones go while there are too many or they are too large. */
-  append(seq: number, frame: string): void {
-    if (this.capacity <= 0 || frame.length > this.maxBytes) {
+  append(frame: BufferedFrame): void {
+    if (this.capacity <= 0 || frame.data.length > this.maxBytes) {
       // Cannot be kept: neither can anything before it be replayed without it.
       this.#clear();
-      this.#floor = seq;
+      this.#floor = frame.seq;
       return;
     }
-    this.#seqs ??= [];
     this.#frames ??= [];
-    this.#seqs.push(seq);
     this.#frames.push(frame);
-    this.#bytes += frame.length;
-    while (this.size > this.capacity || this.#bytes > this.maxBytes) this.#evictOldest(this.#seqs, this.#frames);
+    this.#bytes += frame.data.length;
+    while (this.size > this.capacity || this.#bytes > this.maxBytes) this.#evictOldest(this.#frames);
   }
 
   /**
    * Every kept frame with a sequence above `seq`, in order; undefined when the client's `seq` is
    * older than the buffer reaches back (frames were evicted) or newer than `lastSeq` (never sent).
    */
-  framesAfter(seq: number, lastSeq: number): string[] | undefined {
+  framesAfter(seq: number, lastSeq: number): BufferedFrame[] | undefined {
     if (!Number.isInteger(seq) || seq < this.#floor || seq > lastSeq) return undefined;
-    const out: string[] = [];
-    const seqs = this.#seqs ?? [];
+    const out: BufferedFrame[] = [];
     const frames = this.#frames ?? [];
-    for (let at = this.#head; at < seqs.length; at += 1) {
-      if ((seqs[at] as number) > seq) out.push(frames[at] as string);
+    for (let at = this.#head; at < frames.length; at += 1) {
+      const frame = frames[at] as BufferedFrame;
+      if (frame.seq > seq) out.push(frame);
     }
     return out;
   }
 
-  #evictOldest(seqs: number[], frames: (string | undefined)[]): void {
-    this.#floor = seqs[this.#head] as number;
-    this.#bytes -= (frames[this.#head] as string).length;
-    frames[this.#head] = undefined; // the text goes now, not at the next compaction
+  #evictOldest(frames: (BufferedFrame | undefined)[]): void {
+    const oldest = frames[this.#head] as BufferedFrame;
+    this.#floor = oldest.seq;
+    this.#bytes -= oldest.data.length;
+    frames[this.#head] = undefined; // the payload goes now (when no other session holds it), not at compaction
     this.#head += 1;
-    if (this.#head >= COMPACT_FROM && this.#head * 2 >= seqs.length) {
-      seqs.splice(0, this.#head);
+    if (this.#head >= COMPACT_FROM && this.#head * 2 >= frames.length) {
       frames.splice(0, this.#head);
       this.#head = 0;
     }
   }
 
   #clear(): void {
-    this.#seqs = undefined;
     this.#frames = undefined;
     this.#head = 0;
     this.#bytes = 0;

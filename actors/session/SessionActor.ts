@@ -19,7 +19,7 @@ import { MemberListWatch } from './memberListWatch.js';
 import { attachedToUser, attachToUser, leaveAll } from './sessionLinks.js';
 import { identityAt, type Identity } from './sessionRecord.js';
 import { isOnShard } from './sessionFilters.js';
-import { dispatchFrame } from './sessionFrames.js';
+import { dispatchFrame } from '../runtime/dispatchFrames.js';
 import { dispatchInTurn, dispatchNow } from './sessionDispatch.js';
 import { NO_USER_EXTRAS, userExtras } from './userExtras.js';
 import { guildCreateJson } from './userGuild.js';

@@ -1,6 +1,6 @@
 import type { BufferedFrame, FrameProgress, SessionStore, StoredSession } from '../runtime/ports/sessionStore.js';
 import { ResumeBuffer } from './ResumeBuffer.js';
-import { dispatchFrame } from './sessionFrames.js';
+import { dispatchFrame, keptFrameText } from '../runtime/dispatchFrames.js';
 
 /**
  * A session's sequence numbers and resume buffer, and their durable copy in the SessionStore. Frames
@@ -55,20 +55,20 @@ export class SessionJournal {
   /** Numbers a dispatch and keeps it for replay; it is written by the next flush. */
   record(event: string, dataJson: string): string {
     this.#seq += 1;
-    const frame = dispatchFrame(event, this.#seq, dataJson);
-    this.#buffer.append(this.#seq, frame);
-    this.#unsaved.push({ seq: this.#seq, frame });
+    const kept: BufferedFrame = { seq: this.#seq, event, data: dataJson };
+    this.#buffer.append(kept);
+    this.#unsaved.push(kept);
     if (this.#unsaved.length > this.maxFrames) this.#unsaved.splice(0, this.#unsaved.length - this.maxFrames);
-    return frame;
+    return dispatchFrame(event, this.#seq, dataJson);
   }
 
   /** Takes up the state a session's last writes left (the actor re-activated after a failover). */
   restore(stored: StoredSession): void {
     this.#seq = stored.record.seq;
     this.#buffer.setFloor(stored.record.floor);
-    for (const { seq, frame } of stored.frames) {
-      this.#buffer.append(seq, frame);
-      if (seq > this.#seq) this.#seq = seq; // a frame write that landed without its record update
+    for (const frame of stored.frames) {
+      this.#buffer.append(frame);
+      if (frame.seq > this.#seq) this.#seq = frame.seq; // a frame write that landed without its record update
     }
     this.#savedSeq = this.#seq;
     this.#savedFloor = this.#buffer.floor;
@@ -77,7 +77,7 @@ export class SessionJournal {
 
   /** Kept frames after `seq`, in order; undefined when `seq` is outside what can be replayed. */
   framesAfter(seq: number): string[] | undefined {
-    return this.#buffer.framesAfter(seq, this.#seq);
+    return this.#buffer.framesAfter(seq, this.#seq)?.map(keptFrameText);
   }
 
   /** Records that the store has `seq` and `floor` (a record saved with them). */

@@ -35,7 +35,8 @@ export function aSessionRecord(extra: Partial<SessionRecord> = {}): SessionRecor
 
 const frame = (seq: number): BufferedFrame => ({
   seq,
-  frame: `{"op":0,"t":"MESSAGE_CREATE","s":${seq},"d":{"content":"m ${seq} — ünïcode, spaces and \\"quotes\\""}}`,
+  event: 'MESSAGE_CREATE',
+  data: `{"content":"m ${seq} — ünïcode, spaces and \\"quotes\\""}`,
 });
 const frames = (from: number, to: number): BufferedFrame[] =>
   Array.from({ length: to - from + 1 }, (_, index) => frame(from + index));
@@ -127,7 +128,13 @@ export function sessionStoreContract(create: () => Promise<SessionStoreFixture>)
     await store.addFrames(id, [frame(2)], { seq: 2, floor: 1, maxFrames: 10, ttlMs: TTL, after: 1 });
     // A deposed activation that last saw seq 1 numbers its own frame 2: refused, the successor's stays.
     await assert.rejects(
-      store.addFrames(id, [{ seq: 2, frame: 'stale' }], { seq: 2, floor: 1, maxFrames: 10, ttlMs: TTL, after: 1 }),
+      store.addFrames(id, [{ seq: 2, event: 'MESSAGE_CREATE', data: '"stale"' }], {
+        seq: 2,
+        floor: 1,
+        maxFrames: 10,
+        ttlMs: TTL,
+        after: 1,
+      }),
       WrongOwnerError,
     );
     const loaded = await store.load(id);

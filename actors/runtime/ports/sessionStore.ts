@@ -39,10 +39,14 @@ export interface SessionRecord {
   readonly detachedAtMs: number | undefined;
 }
 
-/** One dispatch frame kept for replay, with its sequence number. */
+/**
+ * One dispatch kept for replay: its sequence number, event name and payload (`d`) as JSON text. The frame's
+ * text is built when it is sent; kept apart, one fan-out's payload is one string shared by every session's copy.
+ */
 export interface BufferedFrame {
   readonly seq: number;
-  readonly frame: string;
+  readonly event: string;
+  readonly data: string;
 }
 
 /** What a session's last writes left behind: its record and its kept frames, oldest first. */

@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../../domain/Clock.js';
 import { WrongOwnerError } from '../../domain/errors.js';
 
 /** What an evicted slot holds until the next compaction (the frame's text is not kept alive by it). */
-const EVICTED: BufferedFrame = { seq: 0, frame: '' };
+const EVICTED: BufferedFrame = { seq: 0, event: '', data: '' };
 
 interface Entry {
   record: SessionRecord;

@@ -5,6 +5,7 @@ import type {
   SessionStore,
   StoredSession,
 } from '../../../actors/runtime/ports/sessionStore.js';
+import { keptFrameOf, keptFrameText } from '../../../actors/runtime/dispatchFrames.js';
 import { WrongOwnerError } from '../../domain/errors.js';
 import type { RedisConnection } from './connectRedis.js';
 import { RedisBatch } from './RedisBatch.js';
@@ -91,7 +92,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async addFrames(sessionId: string, frames: readonly BufferedFrame[], progress: FrameProgress): Promise<void> {
-    const items = frames.map((frame) => `${frame.seq} ${frame.frame}`);
+    const items = frames.map((frame) => `${frame.seq} ${keptFrameText(frame)}`);
     const after = progress.after ?? '';
     const args = [
       ttlOf(progress.ttlMs),
@@ -114,8 +115,8 @@ export class RedisSessionStore implements SessionStore {
     if (!record) return undefined;
     const frames: BufferedFrame[] = [];
     for (const item of items) {
-      const space = item.indexOf(' ');
-      frames.push({ seq: Number(item.slice(0, space)), frame: item.slice(space + 1) });
+      const frame = keptFrameOf(item.slice(item.indexOf(' ') + 1));
+      if (frame) frames.push(frame);
     }
     return { record, frames };
   }

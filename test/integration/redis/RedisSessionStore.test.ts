@@ -39,7 +39,7 @@ describe('RedisSessionStore', () => {
       const ids = Array.from({ length: 1_000 }, (_, index) => `fanout${String(index).padStart(26, '0')}`);
       await Promise.all(ids.map((id) => store.save(id, aSessionRecord(), 60_000)));
       const before = pipelines;
-      const frame = { seq: 2, frame: '{"op":0,"t":"MESSAGE_CREATE","s":2,"d":{}}' };
+      const frame = { seq: 2, event: 'MESSAGE_CREATE', data: '{}' };
       const started = performance.now();
       await Promise.all(
         ids.map((id) => store.addFrames(id, [frame], { seq: 2, floor: 1, maxFrames: 10, ttlMs: 60_000 })),

@@ -82,8 +82,8 @@ describe('SessionActor deposed while it delivers', () => {
     await assert.rejects(session.handle(dispatch), WrongOwnerError);
     assert.equal(ctx.evicted, true, 'the deposed activation goes, so what waits for it is routed again');
     const stored = await store.load(ctx.key);
-    assert.ok(stored?.frames.at(-1)?.frame.includes('"id":"2"'), 'the successor frame keeps its number');
-    assert.ok(!stored?.frames.some(({ frame }) => frame.includes('"id":"1"')), 'the deposed frame is not stored');
+    assert.ok(stored?.frames.at(-1)?.data.includes('"id":"2"'), 'the successor frame keeps its number');
+    assert.ok(!stored?.frames.some(({ data }) => data.includes('"id":"1"')), 'the deposed frame is not stored');
   });
 
   it('keeps a dispatch the store could not take for a passing reason, for the resume to write again', async () => {

@@ -23,7 +23,7 @@ describe('InMemorySessionStore', () => {
     const store = new InMemorySessionStore(new ManualClock());
     const record = aSessionRecord({ seq: 1, floor: 1 });
     await store.save('s1', record, 60_000);
-    const frames = [2, 3, 4, 5].map((seq) => ({ seq, frame: `f${seq}` }));
+    const frames = [2, 3, 4, 5].map((seq) => ({ seq, event: 'MESSAGE_CREATE', data: `"f${seq}"` }));
     await store.addFrames('s1', frames, { seq: 5, floor: 3, maxFrames: 100, ttlMs: 60_000, after: 1 });
     const loaded = await store.load('s1');
     assert.deepEqual(
