@@ -8,6 +8,13 @@ export type CountedThing = keyof InstanceCounts;
 /** Changes of one thing summed into one counter update per window (per node). */
 const UPDATE_WINDOW_MS = 500;
 
+/**
+ * How long a clean close waits for the last updates before the session closes anyway: a failed update
+ * settles at once (it is caught and logged), but one sent to a hung node would hold close for the driver's
+ * whole read timeout (12 s), and a node being stopped should not wait that long for a count.
+ */
+export const CLOSE_WAIT_MS = 2_000;
+
 interface Pending {
   delta: number;
   /** performance.now() of the last update sent. */
@@ -31,7 +38,9 @@ interface Pending {
  * cells and a counter update costs Cassandra a read under a lock: one per message was a second
  * Cassandra write per message (docs/scaling.md, "Cost per message"). This process's own `counts()`
  * sends what is pending and waits for the updates in flight, so it reads its own writes; another
- * process may read a count up to a window late, and a node that stops loses at most a window's changes.
+ * process may read a count up to a window late. A clean close (the stores' `close`) sends what is
+ * pending too and waits for it, up to CLOSE_WAIT_MS, before the session closes: only a node that dies
+ * loses changes, at most a window's.
  */
 export class CassandraInstanceCounter implements InstanceCounter {
   readonly #inFlight = new Set<Promise<void>>();
@@ -59,6 +68,11 @@ export class CassandraInstanceCounter implements InstanceCounter {
     }
   }
 
+  /** Sends now the changes waiting for the end of their window. */
+  #sendPending(): void {
+    for (const [thing, pending] of this.#pending) if (pending.timer !== undefined) this.#send(thing, pending);
+  }
+
   #send(thing: CountedThing, pending: Pending): void {
     clearTimeout(pending.timer);
     pending.timer = undefined;
@@ -75,8 +89,30 @@ export class CassandraInstanceCounter implements InstanceCounter {
     this.#inFlight.add(update);
   }
 
+  /**
+   * Sends what is pending and waits for the updates in flight, at most `maxWaitMs`; called by the stores'
+   * close before the session closes, so the last window of a node stopped cleanly is not lost.
+   */
+  async close(maxWaitMs = CLOSE_WAIT_MS): Promise<void> {
+    this.#sendPending();
+    if (this.#inFlight.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<true>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(true);
+      }, maxWaitMs);
+    });
+    try {
+      const settled = Promise.all(this.#inFlight).then(() => false as const);
+      if (await Promise.race([settled, gaveUp]))
+        this.log?.warn('instance count updates unconfirmed at close', { updates: this.#inFlight.size, maxWaitMs });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async counts(): Promise<InstanceCounts> {
-    for (const [thing, pending] of this.#pending) if (pending.timer !== undefined) this.#send(thing, pending);
+    this.#sendPending();
     await Promise.all(this.#inFlight);
     const counts = { user: 0, guild: 0, message: 0, members: 0 };
     const rows = await this.session.rows('SELECT name, count FROM instance_counts WHERE name IN ?', [

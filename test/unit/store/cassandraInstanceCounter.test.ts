@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { CassandraInstanceCounter } from '../../../src/store/cassandra/CassandraInstanceCounter.js';
+import type { Logger } from '../../../src/domain/Logger.js';
 import type { CassandraSession } from '../../../src/store/cassandra/CassandraSession.js';
 
 /** A session that keeps the counter cells in memory and records every counter update it was sent. */
@@ -21,6 +22,23 @@ function countingSession(onUpdate?: () => void): { session: CassandraSession; up
       ),
   };
   return { session: fake as unknown as CassandraSession, updates };
+}
+
+/** A session whose every counter update gets `outcome` (a rejection, or a promise that never settles). */
+function sessionAnswering(outcome: () => Promise<void>): CassandraSession {
+  return { count: outcome } as unknown as CassandraSession;
+}
+
+/** A logger that keeps the names of the warnings it was given. */
+function warningsLog(): { log: Logger; warnings: string[] } {
+  const warnings: string[] = [];
+  const log: Logger = {
+    info: () => undefined,
+    warn: (event) => warnings.push(event),
+    error: () => undefined,
+    child: () => log,
+  };
+  return { log, warnings };
 }
 
 describe('CassandraInstanceCounter', () => {
@@ -63,5 +81,41 @@ describe('CassandraInstanceCounter', () => {
       ['guild', 1n],
       ['guild', 2n],
     ]);
+  });
+
+  it("sends a window's pending changes on close", async () => {
+    const { session, updates } = countingSession();
+    const counter = new CassandraInstanceCounter(session);
+    counter.add('guild', 1);
+    counter.add('guild', 1);
+    counter.add('guild', 1);
+    await counter.close();
+    assert.deepEqual(updates, [
+      ['guild', 1n],
+      ['guild', 2n],
+    ]);
+  });
+
+  it('completes close when an update fails, logging the lost change', async () => {
+    const { log, warnings } = warningsLog();
+    const counter = new CassandraInstanceCounter(
+      sessionAnswering(() => Promise.reject(new Error('no host'))),
+      log,
+    );
+    counter.add('message', 1);
+    counter.add('message', 1);
+    await counter.close();
+    assert.deepEqual(warnings, ['instance count update lost', 'instance count update lost']);
+  });
+
+  it('stops waiting at close for an update that never settles, and says so', async () => {
+    const { log, warnings } = warningsLog();
+    const counter = new CassandraInstanceCounter(
+      sessionAnswering(() => new Promise<void>(() => undefined)),
+      log,
+    );
+    counter.add('user', 1);
+    await counter.close(10);
+    assert.deepEqual(warnings, ['instance count updates unconfirmed at close']);
   });
 });
