@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { deflateSync } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
-import type { ActorSystem } from '../../cluster/ActorSystem.js';
-import type { GatewayOptions } from '../config/Config.js';
-import type { Logger } from '../domain/Logger.js';
-import type { CounterHandle } from '../domain/Metrics.js';
 import { decodeClientPayload, isRefusal, parseIdentify, parseResume, type ClientPayload } from './clientPayload.js';
 import { askResume, AttachmentCheck, tellClientOp } from './sessionAsks.js';
 import type { ConnectionQuery } from './connectionQuery.js';
@@ -26,21 +23,8 @@ import {
 } from './gatewayProtocol.js';
 import { PayloadBudget } from './PayloadBudget.js';
 import { listen, type SocketHandler } from './socketListeners.js';
-import type { SessionStarter } from './SessionStarter.js';
+import type { ConnectionDeps } from './connectionDeps.js';
 import { createTransportEncoder, type TransportEncoder } from './transportEncoder.js';
-
-/** What a connection needs from its server. */
-export interface ConnectionDeps {
-  readonly system: ActorSystem;
-  readonly options: GatewayOptions;
-  readonly log: Logger;
-  /** Authenticates, counts and hands over each Identify (Identify limits: SessionStarter). */
-  readonly starter: SessionStarter;
-  /** Removes the connection from the socket table once its socket has closed. */
-  readonly release: (socketId: string) => void;
-  /** Counts client frames (in the connection's one message listener: no second listener per socket). */
-  readonly framesIn: CounterHandle;
-}
 
 /** A socket missing heartbeats for this many intervals is a zombie and is closed 4009. */
 const HEARTBEAT_TIMEOUT_INTERVALS = 1.5;
@@ -80,6 +64,8 @@ export class GatewayConnection implements SocketHandler {
 
   constructor(
     private readonly ws: WebSocket,
+    /** The connection under `ws`: corked while several frames are written, so they leave in one system call. */
+    private readonly socket: Duplex,
     readonly socketId: string,
     private readonly query: ConnectionQuery,
     private readonly deps: ConnectionDeps,
@@ -142,17 +128,21 @@ export class GatewayConnection implements SocketHandler {
       this.#moveSlowClient();
       return;
     }
-    for (const json of frames) {
-      const frame = this.#encoded(json);
-      if (this.#encoder) this.#encoder.write(frame);
-      else if (this.#payloadCompress && frame.length >= PAYLOAD_COMPRESS_FROM) this.ws.send(deflateSync(frame));
-      else this.ws.send(frame);
+    const corked = frames.length > 1;
+    if (corked) this.socket.cork();
+    try {
+      for (const json of frames) this.#sendOne(json);
+    } finally {
+      if (corked) this.socket.uncork();
     }
   }
 
-  /** The Session actor writes JSON; an `encoding=etf` socket gets the same payload as a binary term. */
-  #encoded(frame: string): string | Buffer {
-    return this.query.encoding === 'etf' ? encodeEtf(JSON.parse(frame)) : frame;
+  /** A frame as this socket takes it: as a binary term for `encoding=etf`; transport- or payload-compressed. */
+  #sendOne(json: string): void {
+    const frame = this.query.encoding === 'etf' ? encodeEtf(JSON.parse(json)) : json;
+    if (this.#encoder) this.#encoder.write(frame);
+    else if (this.#payloadCompress && frame.length >= PAYLOAD_COMPRESS_FROM) this.ws.send(deflateSync(frame));
+    else this.ws.send(frame);
   }
 
   /**
@@ -161,8 +151,7 @@ export class GatewayConnection implements SocketHandler {
    */
   #moveSlowClient(): void {
     this.deps.log.warn('gateway_backpressure', { socket: this.socketId, buffered: this.ws.bufferedAmount });
-    if (this.#encoder) this.#encoder.write(this.#encoded(RECONNECT_FRAME));
-    else this.ws.send(this.#encoded(RECONNECT_FRAME));
+    this.#sendOne(RECONNECT_FRAME); // small: never payload-compressed
     this.close(CloseCode.UnknownError);
   }
 
@@ -221,7 +210,8 @@ export class GatewayConnection implements SocketHandler {
       this.close(CloseCode.AuthenticationFailed);
       return;
     }
-    const sessionId = randomBytes(16).toString('hex');
+    // 32 hex digits, as Discord's; randomUUID draws from a cached pool (randomBytes makes a system call each time).
+    const sessionId = randomUUID().replaceAll('-', '');
     this.#sessionId = sessionId;
     this.#phase = 'identifying';
     this.#payloadCompress = fields.compress && !this.#encoder;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -9,7 +9,8 @@ import { noMetrics, type CounterHandle, type Metrics } from '../domain/Metrics.j
 import { isWebSocketUpgrade, PlainHttpUpgrades } from '../http/plainHttpUpgrade.js';
 import type { RateLimiter } from '../http/RateLimiter.js';
 import { parseConnectionQuery, type ConnectionQuery } from './connectionQuery.js';
-import { GatewayConnection, type ConnectionDeps } from './GatewayConnection.js';
+import type { ConnectionDeps } from './connectionDeps.js';
+import { GatewayConnection } from './GatewayConnection.js';
 import { gatewayMetrics } from './gatewayMetrics.js';
 import { CLOSE_REASON, MAX_PAYLOAD_BYTES } from './gatewayProtocol.js';
 import { SessionStarter } from './SessionStarter.js';
@@ -44,7 +45,7 @@ export class GatewayServer {
     const query = parseConnectionQuery(request.url);
     const gatewayUrl = this.gatewayUrlOf(request);
     this.#wss.handleUpgrade(request, socket, head, (ws) => {
-      this.#accept(ws, query, gatewayUrl);
+      this.#accept(ws, socket, query, gatewayUrl);
     });
   };
 
@@ -105,15 +106,15 @@ export class GatewayServer {
     this.#wss.close();
   }
 
-  #accept(ws: WebSocket, query: ConnectionQuery | { closeCode: number }, gatewayUrl: string): void {
+  #accept(ws: WebSocket, socket: Duplex, query: ConnectionQuery | { closeCode: number }, gatewayUrl: string): void {
     if ('closeCode' in query) {
       ws.close(query.closeCode, CLOSE_REASON[query.closeCode] ?? '');
       return;
     }
     // Random, not a counter: a session compares socket ids, and ids from different nodes must not collide.
-    const socketId = randomBytes(12).toString('base64url');
+    const socketId = randomUUID();
     this.#opened.inc();
-    this.#connections.set(socketId, new GatewayConnection(ws, socketId, query, this.#deps, gatewayUrl));
+    this.#connections.set(socketId, new GatewayConnection(ws, socket, socketId, query, this.#deps, gatewayUrl));
   }
 
   #sweep(): void {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { WebSocket } from 'ws';
 import type { ActorSystem } from '../../../cluster/ActorSystem.js';
 import type { SessionCommand } from '../../../proto/gen/chorus/v1/session.js';
@@ -15,9 +16,13 @@ class FakeSocket extends EventEmitter {
   readyState: number = WebSocket.OPEN;
   bufferedAmount = 0;
   readonly sent: string[] = [];
+  /** The connection under the socket, and whether it was corked as each frame was sent. */
+  readonly wire = new PassThrough();
+  readonly sentCorked: boolean[] = [];
   closedWith: number | undefined;
   send(data: string | Buffer): void {
     this.sent.push(data.toString());
+    this.sentCorked.push(this.wire.writableCorked > 0);
   }
   close(code: number): void {
     this.closedWith = code;
@@ -91,6 +96,7 @@ function connect(
   const deps = { system, options: OPTIONS, log, starter, release: () => undefined, framesIn: { inc: () => undefined } };
   const connection = new GatewayConnection(
     socket as unknown as WebSocket,
+    socket.wire,
     'sock1',
     { version: 10, encoding: 'json', compress: 'none' },
     deps,
@@ -112,6 +118,16 @@ describe('GatewayConnection', () => {
       s: null,
       t: null,
     });
+  });
+
+  it('writes frames pushed together with their connection corked, so they leave in one write; a lone frame at once', async () => {
+    const { socket, connection } = connect(fakeSystem().system);
+    socket.receive(IDENTIFY);
+    await settle();
+    connection.push(['{"op":0,"t":"READY","s":1,"d":{}}', '{"op":0,"t":"READY_SUPPLEMENTAL","s":2,"d":{}}'], 0);
+    connection.push(['{"op":0,"t":"X","s":3,"d":{}}'], 0);
+    assert.deepEqual(socket.sentCorked, [false, true, true, false], 'Hello, the pair, the lone frame');
+    assert.equal(socket.wire.writableCorked, 0, 'uncorked after the pair');
   });
 
   it('moves a client that reads too slowly with op 7 and close 4000, keeping its session resumable', async () => {
