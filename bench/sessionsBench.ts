@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { addMembers, createWorld, type BenchWorld } from './chorusSetup.js';
+import { connectProfiler } from './inspectorProfile.js';
 import { startChorus, type ServerProcess } from './processes.js';
 import { cpuMs, rssBytes, summarize } from './stats.js';
 
@@ -155,13 +156,17 @@ interface PreparedWorld {
  */
 async function worldNode(setup: SessionsSetup): Promise<{ chorus: ServerProcess; prepared: PreparedWorld }> {
   const dir = setup.preparedDir;
+  const inspect =
+    STORM_PROFILE === undefined
+      ? {}
+      : { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:${setup.port + 50}` };
   const file = dir === undefined ? undefined : join(dir, 'world.json');
   if (dir !== undefined && file !== undefined && existsSync(file)) {
     const prepared = JSON.parse(readFileSync(file, 'utf8')) as PreparedWorld;
     if (prepared.users.length >= setup.users) {
       const copy = mkdtempSync(join(tmpdir(), 'chorus-storm-'));
       cpSync(dir, copy, { recursive: true });
-      const chorus = await startChorus(setup.port, { CHORUS_DATA_DIR: copy });
+      const chorus = await startChorus(setup.port, { CHORUS_DATA_DIR: copy, ...inspect });
       const stop = async (): Promise<void> => {
         await chorus.stop();
         rmSync(copy, { recursive: true });
@@ -170,7 +175,7 @@ async function worldNode(setup: SessionsSetup): Promise<{ chorus: ServerProcess;
     }
     rmSync(dir, { recursive: true });
   }
-  const chorus = await startChorus(setup.port, dir === undefined ? {} : { CHORUS_DATA_DIR: dir });
+  const chorus = await startChorus(setup.port, dir === undefined ? inspect : { CHORUS_DATA_DIR: dir, ...inspect });
   // The users share one guild, large (above 250 members) from a few hundred on, as a community server would be.
   const world = await createWorld(chorus.baseUrl, 1);
   const users = [world.owner, ...(await addMembers(chorus.baseUrl, world, setup.users - 1))];
@@ -190,9 +195,15 @@ export async function sessionsRow(setup: SessionsSetup): Promise<SessionsRow> {
     const rssBefore = await rssBytes(chorus.pid);
     const cpuBefore = await cpuMs(chorus.pid);
     probes.samples.length = 0;
+    const profiler = STORM_PROFILE === undefined ? undefined : await connectProfiler(setup.port + 50);
+    await profiler?.start();
     const chorusStorm = await storm(setup.sessions, (index) =>
       openReady(url, (users[index % users.length] ?? world.owner).token),
     );
+    if (profiler && STORM_PROFILE !== undefined) {
+      await profiler.stop(STORM_PROFILE);
+      profiler.close();
+    }
     const cpuStorm = (await cpuMs(chorus.pid)) - cpuBefore;
     const heartbeatAck = summarize([...probes.samples]);
     probes.stop();
@@ -224,6 +235,9 @@ export async function sessionsRow(setup: SessionsSetup): Promise<SessionsRow> {
     await chorus.stop();
   }
 }
+
+/** BENCH_STORM_PROFILE=FILE.cpuprofile: a CPU profile of Chorus over its storm (inspector on the node's port + 50). */
+const STORM_PROFILE = process.env.BENCH_STORM_PROFILE;
 
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
