@@ -15,6 +15,7 @@ import { GuildSubscriptions } from './GuildSubscriptions.js';
 import { GuildVoiceStore } from './GuildVoiceStore.js';
 import { canView } from './guildPermissions.js';
 import { channelJson } from './guildJson.js';
+import type { GuildCreateText } from './guildCreateText.js';
 
 /** Discord's large_threshold for user accounts; CHORUS_LARGE_GUILD_MEMBERS sets it. */
 export const DEFAULT_LARGE_GUILD_MEMBERS = 250;
@@ -52,6 +53,16 @@ export class GuildRuntime {
    * guildVoice re-check connected members (CONNECT lost, SPEAK changed). A hook, as guildVoice imports this file.
    */
   accessChanged: (userId: string) => void = () => undefined;
+  /**
+   * This activation's GUILD_CREATE text cache (made by guildSessions.subscribe on the first subscribe).
+   * Cleared by guildSessions.afterCommand after every command that may change what a GUILD_CREATE shows.
+   */
+  guildCreateText: GuildCreateText | undefined;
+  /**
+   * When this activation last read its stored channels for last_message_id (nowMs()); undefined until the
+   * first subscribe reads them. Reset by guildSessions.afterCommand whenever guildCreateText is cleared.
+   */
+  channelsReadAtMs: number | undefined;
 
   constructor(
     readonly ctx: ActorContext,

@@ -31,9 +31,6 @@ import {
 /** Members listed in GUILD_CREATE besides the subscriber (the rest come through op 8 / member lists). */
 const GUILD_CREATE_MEMBERS = 100;
 
-/** One GUILD_CREATE text cache per Guild activation (see GuildCreateText). */
-const texts = new WeakMap<GuildRuntime, GuildCreateText>();
-
 /**
  * Commands that change nothing a GUILD_CREATE shows, or only what GuildCreateText checks itself (a
  * channel's last message, presences, voice states): the hot ones of a connect storm and plain reads.
@@ -61,8 +58,8 @@ const KEEPS_GUILD_CREATE: ReadonlySet<GuildCommandName> = new Set<GuildCommandNa
 /** Called by the Guild actor after each command: drops the cached GUILD_CREATE parts unless the command kept them. */
 export function afterCommand(rt: GuildRuntime, command: GuildCommandName | undefined): void {
   if (command !== undefined && KEEPS_GUILD_CREATE.has(command)) return;
-  texts.get(rt)?.clear();
-  channelsReadAt.delete(rt);
+  rt.guildCreateText?.clear();
+  rt.channelsReadAtMs = undefined;
 }
 
 /**
@@ -71,8 +68,6 @@ export function afterCommand(rt: GuildRuntime, command: GuildCommandName | undef
  * of a thousand subscribes a second then reads the channels ten times a second instead of a thousand.
  */
 const CHANNELS_READ_FOR_MS = 100;
-/** When each Guild activation last read its stored channels (rt.nowMs()). */
-const channelsReadAt = new WeakMap<GuildRuntime, number>();
 
 /**
  * last_message_id and last_pin_timestamp are owned by the channel actors, so they are refreshed from storage
@@ -81,7 +76,7 @@ const channelsReadAt = new WeakMap<GuildRuntime, number>();
 async function refreshLastMessages(rt: GuildRuntime): Promise<void> {
   const state = rt.state;
   const now = rt.nowMs();
-  const readAt = channelsReadAt.get(rt);
+  const readAt = rt.channelsReadAtMs;
   if (readAt !== undefined && now >= readAt && now - readAt < CHANNELS_READ_FOR_MS) return;
   const stored = await rt.stores.channels.listByGuild(state.id);
   for (const record of stored) {
@@ -90,7 +85,7 @@ async function refreshLastMessages(rt: GuildRuntime): Promise<void> {
     channel.last_message_id = record.last_message_id;
     channel.last_pin_timestamp = record.last_pin_timestamp;
   }
-  channelsReadAt.set(rt, now);
+  rt.channelsReadAtMs = now;
 }
 
 /**
@@ -153,11 +148,7 @@ export async function subscribe(rt: GuildRuntime, command: Subscribe): Promise<G
   const intents = BigInt(command.intents || '0');
   await rt.subscriptions.subscribe(command.sessionId, command.userId, intents);
   const cut = guildCreateCut(rt, command.userId, intents);
-  let text = texts.get(rt);
-  if (text === undefined) {
-    text = new GuildCreateText();
-    texts.set(rt, text);
-  }
+  const text = (rt.guildCreateText ??= new GuildCreateText());
   const rendered = text.render(state, self, cut) ?? {
     text: JSON.stringify(guildCreatePayload(state, command.userId, cut)),
     own: JSON.stringify(memberJson(self)),
