@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { PendingConditions } from './PendingConditions.js';
+
 /** One span as an OTLP/HTTP JSON export carries it, with the resource that sent it. */
 export interface ReceivedSpan {
   readonly traceId: string;
@@ -63,7 +65,7 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, string 
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  readonly #waiters = new Set<() => void>();
+  readonly #conditions = new PendingConditions();
 
   private constructor(private readonly server: Server) {}
 
@@ -92,26 +94,18 @@ export class OtlpReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** Resolves with the spans once `found` returns some (on an export received so far or later). */
+  /** Resolves with what `found` returns once it returns something (on an export received so far or later). */
   async until<T>(found: (spans: readonly ReceivedSpan[]) => T | undefined, timeoutMs = 15_000): Promise<T> {
-    const now = found(this.spans);
-    if (now !== undefined) return now;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiters.delete(check);
-        reject(
-          new Error(`spans not exported within ${timeoutMs} ms; got: ${this.spans.map((s) => s.name).join(', ')}`),
-        );
-      }, timeoutMs);
-      const check = (): void => {
-        const result = found(this.spans);
-        if (result === undefined) return;
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-        resolve(result);
-      };
-      this.#waiters.add(check);
-    });
+    let result: T | undefined;
+    const timedOut = (): Error =>
+      new Error(`spans not exported within ${timeoutMs} ms; got: ${this.spans.map((s) => s.name).join(', ')}`);
+    const holds = (): boolean => {
+      result = found(this.spans);
+      return result !== undefined;
+    };
+    await this.#conditions.wait(holds, timeoutMs, timedOut);
+    // The wait is dropped the moment `holds` is true, so `result` is what that last call found.
+    return result as T;
   }
 
   async stop(): Promise<void> {
@@ -142,6 +136,6 @@ export class OtlpReceiver {
         }
       }
     }
-    for (const check of [...this.#waiters]) check();
+    this.#conditions.check();
   }
 }
