@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig.js';
@@ -9,25 +8,6 @@ import { api, registerUser, type TestUser } from '../support/testServer.js';
 import { chorus } from './cliRun.js';
 
 const ADMIN_TOKEN = 'operator-secret-for-tests';
-
-/** A port of this suite's range (4700-4799) nothing listens on: the CLI finds the node by PORT, as configured. */
-async function freePort(): Promise<number> {
-  for (let port = 4700; port <= 4799; port += 1) {
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => {
-        resolve(false);
-      });
-      probe.listen(port, '127.0.0.1', () => {
-        probe.close(() => {
-          resolve(true);
-        });
-      });
-    });
-    if (free) return port;
-  }
-  throw new Error('no free port in 4700-4799');
-}
 
 describe('chorus rights on a running node', function () {
   this.timeout(60_000);
@@ -41,12 +21,14 @@ describe('chorus rights on a running node', function () {
     env = {
       CHORUS_DATA_DIR: dataDir,
       CHORUS_HOST: '127.0.0.1',
-      PORT: String(await freePort()),
+      PORT: '0',
       CHORUS_ADMIN_TOKEN: ADMIN_TOKEN,
       CHORUS_LOG_LEVEL: 'silent',
     };
     node = await startNode(loadConfig({}, env));
     base = `${node.url}/api/v10`;
+    // The CLI finds the node by PORT, as an operator configures it: give it the port the node bound.
+    env.PORT = new URL(node.url).port;
   });
   after(async () => {
     await node?.close();
