@@ -108,10 +108,10 @@ export function serveExchange(
 function tracedServe(node: LocalNode, { body, oneWay, traceparent, tracestate }: Call): Promise<Reply | undefined> {
   const read = (name: string): string | undefined => (name === 'traceparent' ? traceparent : tracestate);
   if (body?.$case === 'fanOut') {
-    return servedInSpan('FanOut', read, eventAttributes(body.fanOut.event), () => serveFanOut(node, body.fanOut));
+    return servedInSpan('FanOut', read, eventAttributes, body.fanOut.event, () => serveFanOut(node, body.fanOut));
   }
   const envelope = body?.envelope ?? Envelope.fromPartial({});
-  return servedInSpan(oneWay ? 'Tell' : 'Deliver', read, envelopeAttributes(envelope), () =>
+  return servedInSpan(oneWay ? 'Tell' : 'Deliver', read, envelopeAttributes, envelope, () =>
     serveCall(node, envelope, oneWay),
   );
 }

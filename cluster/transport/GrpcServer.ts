@@ -108,7 +108,7 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       const actor = call.request.actorId;
       let reply;
       try {
-        reply = servedInSpan('Deliver', headerOf(call.metadata), envelopeAttributes(call.request), () =>
+        reply = servedInSpan('Deliver', headerOf(call.metadata), envelopeAttributes, call.request, () =>
           serveCall(node, call.request, false),
         );
       } catch (error) {
@@ -130,7 +130,7 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       if (!node) return;
       let ran;
       try {
-        ran = servedInSpan('Tell', headerOf(call.metadata), envelopeAttributes(call.request), () =>
+        ran = servedInSpan('Tell', headerOf(call.metadata), envelopeAttributes, call.request, () =>
           serveCall(node, call.request, true),
         );
       } catch (error) {
@@ -156,7 +156,7 @@ function handlers(current: () => LocalNode | undefined, log: Logger): NodeServic
       if (!node) return;
       let taken;
       try {
-        taken = servedInSpan('FanOut', headerOf(call.metadata), eventAttributes(call.request.event), () =>
+        taken = servedInSpan('FanOut', headerOf(call.metadata), eventAttributes, call.request.event, () =>
           serveFanOut(node, call.request),
         );
       } catch (error) {

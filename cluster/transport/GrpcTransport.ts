@@ -4,7 +4,7 @@ import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
 import type { Reply } from '../../proto/gen/chorus/v1/node.js';
 import { toAppError, type AppError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/domain/Logger.js';
-import { actorAttributes, endCallTrace, metadataOf, startCallTrace } from './callSpans.js';
+import { batchAttributes, endCallTrace, envelopeAttributes, metadataOf, startCallTrace } from './callSpans.js';
 import { CallStreams } from './CallStreams.js';
 import { EdgeStreams } from './EdgeStreams.js';
 import { envelopeOf, openReply } from './envelopeCodec.js';
@@ -68,7 +68,7 @@ export class GrpcTransport implements RemoteTransport {
   ): Promise<ReplyOf<K>> {
     const deadline = Date.now() + deadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
-    const trace = startCallTrace('Deliver', nodeId, actorAttributes(kind, key));
+    const trace = startCallTrace('Deliver', nodeId, envelopeAttributes, envelope);
     return new Promise<ReplyOf<K>>((resolve, reject) => {
       const settle = (error: AppError | undefined, reply?: Reply): void => {
         endCallTrace(trace, error);
@@ -96,7 +96,7 @@ export class GrpcTransport implements RemoteTransport {
   ): void {
     const deadline = Date.now() + this.#sendDeadlineMs;
     const envelope = envelopeOf(kind, key, command, this.#ringVersion(), deadline);
-    const trace = startCallTrace('Tell', nodeId, actorAttributes(kind, key));
+    const trace = startCallTrace('Tell', nodeId, envelopeAttributes, envelope);
     const settle = (error: AppError | undefined): void => {
       endCallTrace(trace, error);
       if (error) this.#dropped('remote_tell_failed', nodeId, error, `${kind}:${key}`);
@@ -116,10 +116,7 @@ export class GrpcTransport implements RemoteTransport {
     const deadline = Date.now() + this.#sendDeadlineMs;
     // The encoder only reads `sessionIds`, so the caller's array goes out without a copy.
     const batch = { event, sessionIds: sessionIds as string[], source };
-    const trace = startCallTrace('FanOut', nodeId, {
-      'chorus.event': event.event,
-      'chorus.sessions': sessionIds.length,
-    });
+    const trace = startCallTrace('FanOut', nodeId, batchAttributes, batch);
     const settle = (failure: AppError | undefined): void => {
       endCallTrace(trace, failure);
       if (failure) this.#dropped('remote_fanout_failed', nodeId, failure, event.event, sessionIds.length);

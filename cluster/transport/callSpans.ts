@@ -1,7 +1,7 @@
 import { Metadata } from '@grpc/grpc-js';
 import { SpanKind, type Attributes, type Span } from '@opentelemetry/api';
 import type { DispatchEvent } from '../../proto/gen/chorus/v1/common.js';
-import type { Envelope } from '../../proto/gen/chorus/v1/node.js';
+import type { Envelope, SessionBatch } from '../../proto/gen/chorus/v1/node.js';
 import {
   contextFromHeaders,
   currentTrace,
@@ -18,19 +18,26 @@ export type NodeMethod = 'Deliver' | 'Tell' | 'FanOut';
 
 const SERVICE = 'chorus.v1.NodeService';
 
+/**
+ * Builds a span's attributes from what the call carries. The span helpers take a builder and its argument,
+ * not the attributes, and call it only once a span is started: a call while tracing is off (or outside any
+ * trace) allocates no attributes, and a module-level builder needs no closure either.
+ */
+export type AttributesOf<T> = (target: T) => Attributes;
+
 /** The span attributes naming the actor a Deliver or Tell is for (the same on both sides of the call). */
-export function actorAttributes(kind: string, key: string): Attributes {
-  return { 'chorus.actor.kind': kind, 'chorus.actor.key': key };
-}
-
-/** The span attributes naming the actor an envelope is for. */
 export function envelopeAttributes(envelope: Envelope): Attributes {
-  return actorAttributes(envelope.body?.$case ?? '', envelope.actorId);
+  return { 'chorus.actor.kind': envelope.body?.$case ?? '', 'chorus.actor.key': envelope.actorId };
 }
 
-/** The span attributes naming the event a FanOut carries. */
+/** The span attributes naming the event a FanOut carries (served side). */
 export function eventAttributes(event: DispatchEvent | undefined): Attributes {
   return { 'chorus.event': event?.event ?? '' };
+}
+
+/** The span attributes of a FanOut's CLIENT span: its event and how many sessions it is for. */
+export function batchAttributes(batch: SessionBatch): Attributes {
+  return { 'chorus.event': batch.event?.event ?? '', 'chorus.sessions': batch.sessionIds.length };
 }
 
 /** A remote call's CLIENT span and the trace context headers naming it as the receiver's parent. */
@@ -44,7 +51,12 @@ export interface CallTrace {
  * request, an actor turn it caused); undefined otherwise, so untraced traffic (and everything while
  * tracing is off) costs one check.
  */
-export function startCallTrace(method: NodeMethod, nodeId: string, target: Attributes): CallTrace | undefined {
+export function startCallTrace<T>(
+  method: NodeMethod,
+  nodeId: string,
+  attributesOf: AttributesOf<T>,
+  target: T,
+): CallTrace | undefined {
   const parent = currentTrace();
   if (parent === undefined) return undefined;
   const span = startSpan(`${SERVICE}/${method}`, SpanKind.CLIENT, parent, {
@@ -52,7 +64,7 @@ export function startCallTrace(method: NodeMethod, nodeId: string, target: Attri
     'rpc.service': SERVICE,
     'rpc.method': method,
     'chorus.peer.node': nodeId,
-    ...target,
+    ...attributesOf(target),
   });
   return span ? { span, headers: traceHeadersOf(span) } : undefined;
 }
@@ -78,19 +90,20 @@ export function headerOf(metadata: Metadata): (name: string) => string | undefin
  * its trace context, so the actor turn it causes here joins the caller's trace. A call that carries
  * no context (its caller was not traced, or tracing is off here) is served directly.
  */
-export function servedInSpan<T>(
+export function servedInSpan<T, R>(
   method: NodeMethod,
   read: (name: string) => string | undefined,
-  target: Attributes,
-  serve: () => Promise<T>,
-): Promise<T> {
+  attributesOf: AttributesOf<T>,
+  target: T,
+  serve: () => Promise<R>,
+): Promise<R> {
   if (!tracingOn() || read('traceparent') === undefined) return serve();
   const parent = contextFromHeaders(read);
   const span = startSpan(`${SERVICE}/${method}`, SpanKind.SERVER, parent, {
     'rpc.system': 'grpc',
     'rpc.service': SERVICE,
     'rpc.method': method,
-    ...target,
+    ...attributesOf(target),
   });
   if (!span) return serve();
   return spanAround(parent, span, serve);
