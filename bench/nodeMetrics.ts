@@ -2,12 +2,13 @@
 // after a window: remote calls by kind, storage operations by backend, commit fence checks; and the commands
 // Redis ran meanwhile.
 import { createClient } from 'redis';
+import { parseMetrics } from '../test/integration/metricsText.js';
 
 /** The counters the cost section divides by messages, summed over every node, e.g. `remote ask ok`. */
 export type Counts = Record<string, number>;
 
 /** Which series are counted and under what name (labels kept: the ones that say what kind of hop it was). */
-const COUNTED: readonly { metric: string; name: (labels: Record<string, string>) => string }[] = [
+const COUNTED: readonly { metric: string; name: (labels: Readonly<Record<string, string>>) => string }[] = [
   { metric: 'chorus_remote_calls_total', name: (l) => `remote ${l.call ?? '?'} ${l.outcome ?? '?'}` },
   {
     metric: 'chorus_storage_operation_duration_seconds_count',
@@ -16,26 +17,16 @@ const COUNTED: readonly { metric: string; name: (labels: Record<string, string>)
   { metric: 'chorus_lease_commit_checks_total', name: (l) => `fence check ${l.outcome ?? '?'}` },
 ];
 
-const SERIES = /^([a-z_]+)\{([^}]*)\} ([0-9.e+-]+)$/;
-
-function parseLabels(text: string): Record<string, string> {
-  const labels: Record<string, string> = {};
-  for (const match of text.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)) labels[match[1] ?? ''] = match[2] ?? '';
-  return labels;
-}
-
 /** The counted series of one node, summed by name (a node without metrics counts nothing). */
 export async function scrapeCounts(baseUrl: string): Promise<Counts> {
   const response = await fetch(`${baseUrl}/metrics`);
   if (!response.ok) return {};
   const counts: Counts = {};
-  for (const line of (await response.text()).split('\n')) {
-    const match = SERIES.exec(line);
-    if (!match) continue;
-    const counted = COUNTED.find((entry) => entry.metric === match[1]);
+  for (const { name: metric, labels, value } of parseMetrics(await response.text())) {
+    const counted = COUNTED.find((entry) => entry.metric === metric);
     if (!counted) continue;
-    const name = counted.name(parseLabels(match[2] ?? ''));
-    counts[name] = (counts[name] ?? 0) + Number(match[3]);
+    const name = counted.name(labels);
+    counts[name] = (counts[name] ?? 0) + value;
   }
   return counts;
 }
