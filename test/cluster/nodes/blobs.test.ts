@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { api, registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
 import { pngBytes } from '../../integration/spec/specKit.js';
@@ -22,24 +23,21 @@ async function fetchBlob(node: ClusterNode, path: string): Promise<{ status: num
  */
 describe('cluster: attachments and CDN images stored through one node are served by every node', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
   let nodes: [ClusterNode, ClusterNode, ClusterNode];
   let owner: TestUser;
   let guild: TestGuild;
 
-  before(async function () {
-    this.timeout(150_000);
-    cluster = await startCluster({ nodes: 3 });
-    nodes = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-    owner = await registerUser(nodes[0].api, 'uploader');
-    guild = await createGuild(nodes[0].api, owner.token, 'files');
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      hookTimeoutMs: 150_000,
+      setUp: async () => {
+        nodes = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+        owner = await registerUser(nodes[0].api, 'uploader');
+        guild = await createGuild(nodes[0].api, owner.token, 'files');
+      },
+    },
+  );
 
   it('serves an attachment uploaded through node A from nodes B and C, and none once deleted through C', async () => {
     const text = Buffer.from('the same bytes on every node\n');

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
+import { describe, it } from 'mocha';
 import { RedisPinTable } from '../../../cluster/placement/RedisPinTable.js';
 import { addressOf } from '../../../cluster/transport/GrpcClientPool.js';
 import type { RedisConnection } from '../../../src/store/redis/connectRedis.js';
-import { startCluster, until, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { until, type ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, postMessage, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
 import { parseMetrics, total } from '../../integration/metricsText.js';
@@ -25,23 +26,21 @@ const MESSAGES = 20;
  */
 describe("cluster: a guild's channels run on the guild's node", function () {
   this.timeout(120_000);
-  let cluster: TestCluster;
   let redis: RedisConnection;
   let author: TestUser;
 
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-    redis = await plainClient();
-    author = await registerUser((cluster.nodes[0] as ClusterNode).api, 'placed');
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    redis?.destroy();
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      setUp: async () => {
+        redis = await plainClient();
+        author = await registerUser((cluster.nodes[0] as ClusterNode).api, 'placed');
+      },
+      tearDown: () => {
+        redis?.destroy();
+      },
+    },
+  );
 
   const nodeById = (nodeId: string): ClusterNode | undefined => cluster.nodes.find((node) => node.nodeId === nodeId);
 

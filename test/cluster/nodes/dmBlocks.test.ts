@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { api, registerUser, type TestUser } from '../../support/testServer.js';
 import { fails, openDm, send } from '../../integration/messages/messageFixtures.js';
 
@@ -13,18 +14,7 @@ const PLACEMENT_ATTEMPTS = 20;
  */
 describe('cluster: a block reaches the DM it applies to on another node before the reply', function () {
   this.timeout(90_000);
-  let cluster: TestCluster;
-
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite({ nodes: 3 });
 
   it('refuses the next DM message through any node once the recipient blocked the sender, and unblock restores it', async () => {
     const [first] = cluster.live() as [ClusterNode];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { ChaosSession } from '../../chaos/ChaosSession.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, joinGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
@@ -12,7 +13,6 @@ const FAILOVER_TARGET_MS = 5_000;
 
 describe('cluster: kill -9 of the node hosting a busy channel (and its guild)', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
   let owner: TestUser;
   let guild: TestGuild;
   let victim: ClusterNode;
@@ -21,57 +21,55 @@ describe('cluster: kill -9 of the node hosting a busy channel (and its guild)', 
   let stored: MessageJson[];
   let killedAt = 0;
 
-  before(async function () {
-    this.timeout(150_000);
-    cluster = await startCluster({ nodes: 3 });
-    await cluster.reporting(async () => {
-      const [first, second, third] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-      owner = await registerUser(first.api, 'owner');
-      // The node of the guild, which runs its text channel's Channel actor too (placed by the guild): the victim.
-      guild = await createGuild(second.api, owner.token, 'busy');
-      victim = await cluster.ownerOf(`guild:${guild.id}`);
-      const survivors = cluster.nodes.filter((node) => node !== victim);
-      const members = [owner, await registerUser(second.api, 'poster'), await registerUser(third.api, 'poster')];
-      for (const member of members.slice(1))
-        await joinGuild(survivors[0]!.api, owner.token, guild.channelId, member.token);
-      watcher = await watchFromSurvivor(survivors);
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      hookTimeoutMs: 150_000,
+      setUp: async () => {
+        const [first, second, third] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+        owner = await registerUser(first.api, 'owner');
+        // The node of the guild, which runs its text channel's Channel actor too (placed by the guild): the victim.
+        guild = await createGuild(second.api, owner.token, 'busy');
+        victim = await cluster.ownerOf(`guild:${guild.id}`);
+        const survivors = cluster.nodes.filter((node) => node !== victim);
+        const members = [owner, await registerUser(second.api, 'poster'), await registerUser(third.api, 'poster')];
+        for (const member of members.slice(1))
+          await joinGuild(survivors[0]!.api, owner.token, guild.channelId, member.token);
+        watcher = await watchFromSurvivor(survivors);
 
-      // Three clients post through the surviving nodes only; the channel's actor runs on the victim.
-      posters = members.map(
-        (member, index) =>
-          new Poster(`c${index + 1}`, member.token, guild.channelId, { nodes: () => survivors, start: index }),
-      );
-      for (const poster of posters) poster.start();
-      await Promise.all(
-        posters.map((poster) => poster.waitUntil('3 messages before the kill', (p) => p.acked.length >= 3, 20_000)),
-      );
+        // Three clients post through the surviving nodes only; the channel's actor runs on the victim.
+        posters = members.map(
+          (member, index) =>
+            new Poster(`c${index + 1}`, member.token, guild.channelId, { nodes: () => survivors, start: index }),
+        );
+        for (const poster of posters) poster.start();
+        await Promise.all(
+          posters.map((poster) => poster.waitUntil('3 messages before the kill', (p) => p.acked.length >= 3, 20_000)),
+        );
 
-      killedAt = performance.now();
-      victim.kill('SIGKILL');
-      await victim.exited();
-      // Each client keeps posting until it had 5 messages acknowledged that it sent after the kill.
-      await Promise.all(
-        posters.map((poster) =>
-          poster.waitUntil(
-            '5 messages sent after the kill',
-            (p) => p.acked.filter((message) => message.sentAt > killedAt).length >= 5,
-            30_000,
+        killedAt = performance.now();
+        victim.kill('SIGKILL');
+        await victim.exited();
+        // Each client keeps posting until it had 5 messages acknowledged that it sent after the kill.
+        await Promise.all(
+          posters.map((poster) =>
+            poster.waitUntil(
+              '5 messages sent after the kill',
+              (p) => p.acked.filter((message) => message.sentAt > killedAt).length >= 5,
+              30_000,
+            ),
           ),
-        ),
-      );
-      await Promise.all(posters.map((poster) => poster.stop()));
-      await cluster.waitForMembers(survivors);
-      stored = await readAllMessages(survivors[0]!, owner.token, guild.channelId);
-    });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await watcher?.stop();
-    await Promise.allSettled(posters.map((poster) => poster.stop()));
-    await cluster?.after();
-  });
+        );
+        await Promise.all(posters.map((poster) => poster.stop()));
+        await cluster.waitForMembers(survivors);
+        stored = await readAllMessages(survivors[0]!, owner.token, guild.channelId);
+      },
+      tearDown: async () => {
+        await watcher?.stop();
+        await Promise.allSettled(posters.map((poster) => poster.stop()));
+      },
+    },
+  );
 
   /**
    * A gateway client of the owner connected to survivors, whose Session actor also lives on a survivor. It

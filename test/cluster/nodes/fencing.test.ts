@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { after, afterEach, before, describe, it } from 'mocha';
-import {
-  CLUSTER_TIMING,
-  pause,
-  startCluster,
-  type ClusterNode,
-  type TestCluster,
-} from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import { CLUSTER_TIMING, pause, type ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, joinGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
 import { assertAllAckedOnceInOrder, Poster, readAllMessages, request, type Outcome } from './clusterFixtures.js';
@@ -25,41 +20,38 @@ interface StaleRequest {
 
 describe('cluster: fencing a node paused past its lease (SIGSTOP, then SIGCONT)', function () {
   this.timeout(90_000);
-  let cluster: TestCluster;
   let direct: TestUser;
   let guild: TestGuild;
   let stale: ClusterNode;
   let others: ClusterNode[];
   let posters: Poster[] = [];
 
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-    await cluster.reporting(async () => {
-      const [first, second, third] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-      const owner = await registerUser(first.api, 'owner');
-      guild = await createGuild(second.api, owner.token, 'fenced');
-      const poster = await registerUser(third.api, 'poster');
-      direct = await registerUser(third.api, 'direct');
-      for (const member of [poster, direct]) await joinGuild(first.api, owner.token, guild.channelId, member.token);
-      // A guild channel runs on its guild's node (placement by guild).
-      stale = await cluster.ownerOf(`guild:${guild.id}`);
-      others = cluster.nodes.filter((node) => node !== stale);
-      // Two clients post through the other nodes before, during and after the pause.
-      posters = [owner, poster].map(
-        (member, index) =>
-          new Poster(`c${index + 1}`, member.token, guild.channelId, { nodes: () => others, start: index }),
-      );
-    });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(30)}`);
-  });
-  after(async () => {
-    if (stale?.alive) stale.kill('SIGCONT');
-    await Promise.allSettled(posters.map((poster) => poster.stop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      logLines: 30,
+      setUp: async () => {
+        const [first, second, third] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+        const owner = await registerUser(first.api, 'owner');
+        guild = await createGuild(second.api, owner.token, 'fenced');
+        const poster = await registerUser(third.api, 'poster');
+        direct = await registerUser(third.api, 'direct');
+        for (const member of [poster, direct]) await joinGuild(first.api, owner.token, guild.channelId, member.token);
+        // A guild channel runs on its guild's node (placement by guild).
+        stale = await cluster.ownerOf(`guild:${guild.id}`);
+        others = cluster.nodes.filter((node) => node !== stale);
+        // Two clients post through the other nodes before, during and after the pause.
+        posters = [owner, poster].map(
+          (member, index) =>
+            new Poster(`c${index + 1}`, member.token, guild.channelId, { nodes: () => others, start: index }),
+        );
+      },
+      tearDown: async () => {
+        if (stale?.alive) stale.kill('SIGCONT');
+        await Promise.allSettled(posters.map((poster) => poster.stop()));
+      },
+    },
+  );
 
   it('refuses the paused owner’s stale writes after SIGCONT; nothing acknowledged is lost or duplicated', async () => {
     const actor = `channel:${guild.channelId}`;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { before, describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import {
@@ -17,7 +18,6 @@ const BOT_INTENTS = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CO
 
 describe('cluster: gateway clients on other nodes than the REST call', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
   let c: ClusterNode;
@@ -25,22 +25,17 @@ describe('cluster: gateway clients on other nodes than the REST call', function 
   let guild: TestGuild;
   const open: GatewayClient[] = [];
 
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-    await cluster.reporting(async () => {
-      [a, b, c] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-      owner = await registerUser(a.api, 'owner');
-      guild = await createGuild(b.api, owner.token, 'cluster lobby');
-    });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await Promise.all(open.map((client) => client.drop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      setUp: async () => {
+        [a, b, c] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+        owner = await registerUser(a.api, 'owner');
+        guild = await createGuild(b.api, owner.token, 'cluster lobby');
+      },
+      tearDown: () => Promise.all(open.map((client) => client.drop())),
+    },
+  );
 
   it('delivers MESSAGE_CREATE for a message posted on node A to bots identified on nodes B and C', async () => {
     const onB = await createBot(a.api, owner.token, 'bot-b');

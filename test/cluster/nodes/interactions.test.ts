@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { api } from '../../support/testServer.js';
 import { guildWorld, textChannel } from '../../integration/messages/messageFixtures.js';
@@ -18,18 +19,7 @@ interface Delivered {
  */
 describe('cluster: an interaction invoked, answered and edited through different nodes', function () {
   this.timeout(90_000);
-  let cluster: TestCluster;
-
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite({ nodes: 3 });
 
   it('serializes the callbacks in one actor whichever edge they reach', async () => {
     const [a, b, c] = cluster.live() as [ClusterNode, ClusterNode, ClusterNode];

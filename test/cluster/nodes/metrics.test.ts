@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser } from '../../support/testServer.js';
 import { createGuild, postMessage } from '../../integration/gateway/gatewayFixtures.js';
@@ -15,18 +16,7 @@ async function scrape(node: ClusterNode): Promise<Sample[]> {
 
 describe('cluster: metrics of a node', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
-
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 2 });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite({ nodes: 2 });
 
   it('shows remote calls by peer, lease acquisitions, Cassandra and Redis storage and both dependencies up', async () => {
     const [a, b] = cluster.nodes as [ClusterNode, ClusterNode];

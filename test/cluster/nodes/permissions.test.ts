@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { api } from '../../support/testServer.js';
 import {
   Bits,
@@ -19,24 +20,18 @@ import {
  */
 describe('cluster: permission changes reach the channels caching them, through any node', function () {
   this.timeout(90_000);
-  let cluster: TestCluster;
   let nodes: ClusterNode[];
   let world: GuildWorld;
 
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-    nodes = [...cluster.nodes];
-    await cluster.reporting(async () => {
-      world = await guildWorld((nodes[0] as ClusterNode).api);
-    });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      setUp: async () => {
+        nodes = [...cluster.nodes];
+        world = await guildWorld((nodes[0] as ClusterNode).api);
+      },
+    },
+  );
 
   const node = (index: number): ClusterNode => {
     const live = cluster.live();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, joinGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
@@ -19,20 +20,13 @@ interface Presence {
  */
 describe('cluster: presence crosses nodes', function () {
   this.timeout(90_000);
-  let cluster: TestCluster;
   const open: GatewayClient[] = [];
-
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await Promise.all(open.map((client) => client.drop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      tearDown: () => Promise.all(open.map((client) => client.drop())),
+    },
+  );
 
   it('tells a member on another edge of a user on a third node going idle, dnd and offline', async () => {
     const [first, second, third] = cluster.live() as [ClusterNode, ClusterNode, ClusterNode];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient, type GatewayFrame } from '../../support/GatewayClient.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, joinGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
@@ -34,20 +35,14 @@ interface Held {
  */
 describe('cluster: a node’s death takes its users offline after the resume window', function () {
   this.timeout(120_000);
-  let cluster: TestCluster;
   const open: GatewayClient[] = [];
-
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3, env: { CHORUS_RESUME_WINDOW_MS: String(RESUME_WINDOW_MS) } });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(30)}`);
-  });
-  after(async () => {
-    await Promise.all(open.map((client) => client.drop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3, env: { CHORUS_RESUME_WINDOW_MS: String(RESUME_WINDOW_MS) } },
+    {
+      logLines: 30,
+      tearDown: () => Promise.all(open.map((client) => client.drop())),
+    },
+  );
 
   /** Identifies `user` on `node`; its session id and where its Session actor lives. */
   async function identify(node: ClusterNode, user: TestUser, victim: ClusterNode): Promise<Held> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { api, registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, joinGuild, postMessage, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
@@ -16,7 +17,6 @@ const SETTLE_MS = 10_000;
 
 describe('cluster: read states kept in Cassandra by the User actor, read by READY on any node', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
   let c: ClusterNode;
@@ -24,23 +24,18 @@ describe('cluster: read states kept in Cassandra by the User actor, read by READ
   let bob: TestUser;
   let guild: TestGuild;
 
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 3 });
-    await cluster.reporting(async () => {
-      [a, b, c] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-      alice = await registerUser(a.api, 'alice');
-      bob = await registerUser(b.api, 'bob');
-      guild = await createGuild(a.api, alice.token, 'reads');
-      await joinGuild(b.api, alice.token, guild.channelId, bob.token);
-    });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      setUp: async () => {
+        [a, b, c] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+        alice = await registerUser(a.api, 'alice');
+        bob = await registerUser(b.api, 'bob');
+        guild = await createGuild(a.api, alice.token, 'reads');
+        await joinGuild(b.api, alice.token, guild.channelId, bob.token);
+      },
+    },
+  );
 
   /** The read state of the guild channel in READY on `node`, once it satisfies `settled`. */
   const entryOnceSettled = async (

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient, type GatewayFrame } from '../../support/GatewayClient.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { createGuild, type TestGuild } from '../../integration/gateway/gatewayFixtures.js';
@@ -18,25 +19,23 @@ const IDENTIFY_ATTEMPTS = 30;
  */
 describe('cluster: sessions and guild subscriptions outlive the node hosting them', function () {
   this.timeout(120_000);
-  let cluster: TestCluster;
   let owner: TestUser;
   let guild: TestGuild;
   const open: GatewayClient[] = [];
 
-  before(async function () {
-    this.timeout(150_000);
-    cluster = await startCluster({ nodes: 3 });
-    const [first, second] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-    owner = await registerUser(first.api, 'owner');
-    guild = await createGuild(second.api, owner.token, 'failover');
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(30)}`);
-  });
-  after(async () => {
-    await Promise.all(open.map((client) => client.drop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      hookTimeoutMs: 150_000,
+      logLines: 30,
+      setUp: async () => {
+        const [first, second] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+        owner = await registerUser(first.api, 'owner');
+        guild = await createGuild(second.api, owner.token, 'failover');
+      },
+      tearDown: () => Promise.all(open.map((client) => client.drop())),
+    },
+  );
 
   /** Identifies on `edge` until the session's actor lives on `host`; closes the other attempts. */
   async function sessionHostedOn(

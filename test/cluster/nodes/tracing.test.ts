@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { after, describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../../support/otlpReceiver.js';
 import { registerUser } from '../../support/testServer.js';
 import { createGuild, postMessage } from '../../integration/gateway/gatewayFixtures.js';
@@ -28,22 +29,14 @@ function crossNodeTrace(spans: readonly ReceivedSpan[]): CrossNodeTrace | undefi
 
 describe('cluster: one trace across the gRPC hop', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
   let receiver: OtlpReceiver;
 
-  before(async function () {
-    this.timeout(120_000);
+  // The nodes export to the receiver, so it starts first (in the cluster's hook) and stops after them.
+  const cluster = clusterPerSuite(async () => {
     receiver = await OtlpReceiver.start();
-    cluster = await startCluster({
-      nodes: 2,
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '20' },
-    });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
+    return { nodes: 2, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '20' } };
   });
   after(async () => {
-    await cluster?.after();
     await receiver?.stop();
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { pause, startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import { pause, type ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { GatewayClient } from '../../support/GatewayClient.js';
 import { registerUser, type TestUser } from '../../support/testServer.js';
 import { INTENTS, postWithRetry, request, retryable } from './clusterFixtures.js';
@@ -17,20 +18,15 @@ const PLACEMENT_ATTEMPTS = 30;
  */
 describe('cluster: a User actor re-activated after its node was killed keeps reaching its sessions', function () {
   this.timeout(120_000);
-  let cluster: TestCluster;
   const open: GatewayClient[] = [];
-
-  before(async function () {
-    this.timeout(150_000);
-    cluster = await startCluster({ nodes: 3 });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(30)}`);
-  });
-  after(async () => {
-    await Promise.all(open.map((client) => client.drop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 3 },
+    {
+      hookTimeoutMs: 150_000,
+      logLines: 30,
+      tearDown: () => Promise.all(open.map((client) => client.drop())),
+    },
+  );
 
   /** Registers users on `via` until one's User actor lives on a node `placed` accepts. */
   async function userPlaced(via: ClusterNode, name: string, placed: (host: ClusterNode) => boolean): Promise<TestUser> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'mocha';
-import { startCluster, type ClusterNode, type TestCluster } from '../../support/clusterHarness.js';
+import { describe, it } from 'mocha';
+import type { ClusterNode } from '../../support/clusterHarness.js';
+import { clusterPerSuite } from '../../support/clusterPerSuite.js';
 import { voiceAcrossNodes, type OpenedClients, type VoiceNode } from '../../integration/voice/voiceAcrossNodes.js';
 
 /** The endpoint a node's voice service announced when it started (`host:port`). */
@@ -12,21 +13,16 @@ function voiceEndpointOf(node: ClusterNode): string {
 
 describe('cluster: a voice channel lives on the node the ring places it on', function () {
   this.timeout(60_000);
-  let cluster: TestCluster;
   const opened: OpenedClients = { gateways: [], voices: [] };
-
-  before(async function () {
-    this.timeout(120_000);
-    cluster = await startCluster({ nodes: 2 });
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`node logs:\n${cluster.logTails(25)}`);
-  });
-  after(async () => {
-    await Promise.all(opened.voices.map((voice) => voice.close().catch(() => undefined)));
-    await Promise.all(opened.gateways.map((gateway) => gateway.drop()));
-    await cluster?.after();
-  });
+  const cluster = clusterPerSuite(
+    { nodes: 2 },
+    {
+      tearDown: async () => {
+        await Promise.all(opened.voices.map((voice) => voice.close().catch(() => undefined)));
+        await Promise.all(opened.gateways.map((gateway) => gateway.drop()));
+      },
+    },
+  );
 
   it("sends members whose sessions are on different node processes to the ring owner's voice service", async () => {
     const [a, b] = cluster.nodes as [ClusterNode, ClusterNode];
