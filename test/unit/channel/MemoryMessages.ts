@@ -2,6 +2,21 @@ import type { MessageRecord, ReactionRecord } from '../../../actors/runtime/port
 import type { MessagePage, MessageStore } from '../../../actors/runtime/ports/stores.js';
 import { compareSnowflakes } from '../../../src/domain/snowflake.js';
 
+/** A promise that stays pending until the returned release runs; release calls `cleared` first. */
+function gate(cleared: () => void): [Promise<void>, () => void] {
+  let open!: () => void;
+  const held = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return [
+    held,
+    () => {
+      cleared();
+      open();
+    },
+  ];
+}
+
 /**
  * A message store in memory that counts its page reads and can hold them: `holdLists()` makes each list()
  * read the messages when called (as a database would) but answer only once released, so a test can write
@@ -22,26 +37,20 @@ export class MemoryMessages implements MessageStore {
 
   /** Holds every list() answer until the returned function is called. */
   holdLists(): () => void {
-    let release!: () => void;
-    this.#held = new Promise((resolve) => {
-      release = resolve;
-    });
-    return () => {
+    const [held, release] = gate(() => {
       this.#held = undefined;
-      release();
-    };
+    });
+    this.#held = held;
+    return release;
   }
 
   /** Holds every update() (not applied yet) until the returned function is called. */
   holdUpdates(): () => void {
-    let release!: () => void;
-    this.#heldUpdates = new Promise((resolve) => {
-      release = resolve;
-    });
-    return () => {
+    const [held, release] = gate(() => {
       this.#heldUpdates = undefined;
-      release();
-    };
+    });
+    this.#heldUpdates = held;
+    return release;
   }
 
   insert(message: MessageRecord): Promise<void> {
