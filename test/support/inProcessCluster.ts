@@ -8,6 +8,7 @@ import { startClusterNode, type ClusterRecords } from '../../src/node/startClust
 import { FileBlobStore } from '../../src/store/file/FileBlobStore.js';
 import { createSqliteStores } from '../../src/store/sqlite/createSqliteStores.js';
 import { CLUSTER_TIMING, deleteRedisKeys } from './clusterHarness.js';
+import { startWithVoice } from './startWithVoice.js';
 import { until } from './clusterNode.js';
 
 const REDIS_URL = process.env.CHORUS_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -68,7 +69,11 @@ export class InProcessCluster {
             ...env,
           },
         );
-        nodes.push(await startClusterNode(config, createLogger('silent'), () => undefined, openRecords));
+        nodes.push(
+          await startWithVoice(env, () =>
+            startClusterNode(config, createLogger('silent'), () => undefined, openRecords),
+          ),
+        );
       }
       await until('every node to list every node', () => cluster.#agreed(), { timeoutMs: 15_000 });
     } catch (error) {

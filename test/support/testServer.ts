@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig.js';
 import { startNode, type RunningNode } from '../../src/main.js';
+import { startWithVoice } from './startWithVoice.js';
 
 /** A node started for one test file, on an ephemeral port with its own SQLite file. */
 export interface TestServer {
@@ -30,7 +31,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
       ...overrides,
     },
   );
-  const node = await startNode(config);
+  const node = await startWithVoice(overrides, () => startNode(config));
   return {
     node,
     api: `${node.url}/api/v10`,
