@@ -145,6 +145,10 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     return true;
   }
 
+  livesHere(kind: ActorKind, key: string): boolean {
+    return this.ownerOf(kind, key) === this.nodeId;
+  }
+
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {
     const budget = deadlineMs ?? this.options.askDeadlineMs;
     const deadlineAt = Date.now() + budget;

@@ -154,7 +154,7 @@ export class ChannelActor extends Actor<ChannelCommand, ChannelReply> {
   }
 
   override async deactivate(): Promise<void> {
-    if (this.#scope?.dirty) await this.#scope.flush(true);
+    await this.#scope?.flush(true);
   }
 
   /**

@@ -20,6 +20,8 @@ export interface ActorMessenger {
   fanOut(sessionIds: readonly string[], event: DispatchEvent, source?: string): void;
   /** Pushes gateway frames to a socket on an edge node; closes it after them when closeCode > 0. */
   pushFrames(nodeId: string, socketId: string, frames: readonly string[], closeCode?: number): void;
+  /** True when the actor is placed on this node under the current view (always, on one node): a call costs no hop. */
+  livesHere(kind: ActorKind, key: string): boolean;
 }
 
 /** Everything one actor may use besides its storage ports. */

@@ -90,6 +90,10 @@ export class ActivationContext implements ActorContext {
     this.services.messenger.pushFrames(nodeId, socketId, frames, closeCode);
   }
 
+  livesHere(kind: ActorKind, key: string): boolean {
+    return this.services.messenger.livesHere(kind, key);
+  }
+
   tellSelfAfter(delayMs: number, command: CommandOf<ActorKind>): () => void {
     const timer = setTimeout(selfTimerFired, delayMs, this, command);
     timer.unref();

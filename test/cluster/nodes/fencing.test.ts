@@ -113,7 +113,7 @@ describe('cluster: fencing a node paused past its lease (SIGSTOP, then SIGCONT)'
     }
     for (const entry of warnings) console.log(`      [${stale.name}] ${JSON.stringify(entry).slice(0, 220)}`);
     assert.ok(deposed.length > 0, `${stale.name} logs lease_lost for ${actor}`);
-    // The deposed activation still had a write pending (last_message_id, flushed 250 ms after each of
+    // The deposed activation still had a write pending (last_message_id, flushed 1 s after each of
     // the posts it took): the fence refused it, and the node says so.
     const refused = warnings.filter(
       (entry) =>

@@ -38,6 +38,7 @@ const noMessenger: ActorMessenger = {
   tell: () => undefined,
   fanOut: () => undefined,
   pushFrames: () => undefined,
+  livesHere: () => true,
 };
 
 function hostWith(factory: ActorFactory, clock = new ManualClock()): ActorHost {

@@ -58,6 +58,7 @@ describe('actor host metrics', () => {
         tell: () => undefined,
         fanOut: () => undefined,
         pushFrames: () => undefined,
+        livesHere: () => true,
       },
       clock: new ManualClock(),
       log: createLogger('silent'),

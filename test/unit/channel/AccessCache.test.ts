@@ -124,6 +124,9 @@ class SlowGuildContext implements ActorContext {
   pushFrames(): void {
     throw new Error('channels push no frames');
   }
+  livesHere(): boolean {
+    return true;
+  }
   tellSelfAfter(): () => void {
     return () => undefined;
   }

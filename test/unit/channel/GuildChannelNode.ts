@@ -76,6 +76,7 @@ export class GuildChannelNode {
       },
       fanOut: () => undefined,
       pushFrames: () => undefined,
+      livesHere: () => true,
     };
     this.host = new ActorHost({
       nodeId: 'test@1',

@@ -49,6 +49,9 @@ class ChannelContext implements ActorContext {
   pushFrames(): void {
     throw new Error('channels push no frames');
   }
+  livesHere(): boolean {
+    return true;
+  }
   tellSelfAfter(): () => void {
     return () => undefined; // flushes are driven by hand
   }

@@ -79,6 +79,9 @@ export class FakeContext implements ActorContext {
   pushFrames(_nodeId: string, socketId: string, frames: readonly string[], closeCode = 0): void {
     this.pushed.push({ socketId, frames, closeCode });
   }
+  livesHere(): boolean {
+    return true;
+  }
   tellSelfAfter(delayMs: number, command: CommandOf<ActorKind>): () => void {
     this.timers.push({ delayMs, command });
     return () => undefined;

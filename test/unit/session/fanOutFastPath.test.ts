@@ -46,6 +46,7 @@ class Node {
       pushFrames: (nodeId, socketId, frames, closeCode) => {
         this.world.pushFrames(nodeId, socketId, frames, closeCode);
       },
+      livesHere: () => true,
     };
     const options = { resumeWindowMs: 60_000, resumeBufferSize: 100, tokenSecret: SECRET, gatewayUrl: 'ws://gw' };
     const factory = ((_kind, _key, ctx) => new SessionActor(ctx, options, this.store)) as ActorFactory;

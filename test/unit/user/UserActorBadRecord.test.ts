@@ -80,6 +80,7 @@ describe('UserActor with a stored record nested 5,000 levels deep', () => {
       tell: () => undefined,
       fanOut: () => undefined,
       pushFrames: () => undefined,
+      livesHere: () => true,
     };
     const options = { tokenSecret: SECRET, passwordCost: 1024 };
     const sessions = new InMemoryUserSessionStore();

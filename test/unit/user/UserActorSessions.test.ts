@@ -45,6 +45,7 @@ class Node {
         this.fannedOut.push({ sessionIds: [...sessionIds], event: event.event, source });
       },
       pushFrames: () => undefined,
+      livesHere: () => true,
     };
     const options = { tokenSecret: 'unit-secret', passwordCost: 1024 };
     this.host = new ActorHost({

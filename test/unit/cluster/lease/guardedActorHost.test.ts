@@ -46,6 +46,7 @@ const noMessenger: ActorMessenger = {
   tell: () => undefined,
   fanOut: () => undefined,
   pushFrames: () => undefined,
+  livesHere: () => true,
 };
 
 interface TestNode {
