@@ -13,7 +13,7 @@ import type { GatedEvent } from '../../src/domain/intents.js';
 import type { GuildState } from './GuildState.js';
 import { GuildSubscriptions } from './GuildSubscriptions.js';
 import { GuildVoiceStore } from './GuildVoiceStore.js';
-import { canView } from './guildPermissions.js';
+import { canView, viewerTest } from './guildPermissions.js';
 import { channelJson } from './guildJson.js';
 import type { GuildCreateText } from './guildCreateText.js';
 
@@ -127,8 +127,7 @@ export class GuildRuntime {
 
   /** Dispatches to the sessions whose user may view the channel. */
   emitInChannel(name: GatedEvent, data: unknown, channelId: string): void {
-    const state = this.state;
-    this.emit(name, data, (userId) => canView(state, userId, channelId));
+    this.emit(name, data, viewerTest(this.state, channelId));
   }
 
   /** Subscribed users who can view the channel now (taken before a change, for emitChannelChange). */

@@ -4,6 +4,7 @@ import {
   basePermissions,
   channelPermissions,
   hasAll,
+  OverwriteType,
   type PermissionName,
 } from '../../src/domain/permissions.js';
 import { MissingAccessError, MissingPermissionsError, UnknownEntityError } from '../../src/domain/errors.js';
@@ -38,6 +39,30 @@ export function permissionsIn(state: GuildState, userId: string, channelId: stri
 /** True when the user is a member who may see the channel. */
 export function canView(state: GuildState, userId: string, channelId: string): boolean {
   return (permissionsIn(state, userId, channelId) & Permission.VIEW_CHANNEL) !== 0n;
+}
+
+/**
+ * canView for many users of one channel, asked in one synchronous pass (a fan-out): a member without an
+ * overwrite of their own, who is not the owner, gets the answer of everyone with the same role list, so a
+ * message to a large guild works out permissions once per distinct role list instead of once per member.
+ * Only valid while the state does not change: made for one send, never kept.
+ */
+export function viewerTest(state: GuildState, channelId: string): (userId: string) => boolean {
+  if (!state.channels.has(channelId)) return () => false;
+  const individual = new Set<string>();
+  for (const overwrite of state.overwritesOf(channelId)) {
+    if (overwrite.type === OverwriteType.member) individual.add(overwrite.id);
+  }
+  const byRoles = new Map<string, boolean>();
+  return (userId) => {
+    const member = state.members.get(userId);
+    if (!member) return false;
+    if (userId === state.ownerId || individual.has(userId)) return canView(state, userId, channelId);
+    const roles = member.roles.length === 0 ? '' : member.roles.join(',');
+    let sees = byRoles.get(roles);
+    if (sees === undefined) byRoles.set(roles, (sees = canView(state, userId, channelId)));
+    return sees;
+  };
 }
 
 /** Position of the member's highest role: the owner ranks above everything, a non-member below. */

@@ -21,6 +21,7 @@ import type { GuildState } from './GuildState.js';
 import { channelJson, guildJson, memberEventJson, memberJson, type JsonObject } from './guildJson.js';
 import {
   canView,
+  viewerTest,
   permissionsIn,
   requireAnyPermission,
   requireChannelPermission,
@@ -188,7 +189,7 @@ export function dispatch(rt: GuildRuntime, command: GuildDispatch): GuildReply {
     return emptyReply();
   }
   const channelId = command.channelId;
-  const audience = channelId ? (userId: string) => canView(state, userId, channelId) : undefined;
+  const audience = channelId ? viewerTest(state, channelId) : undefined;
   rt.fanout.send(command.event, audience, command.userId);
   return emptyReply();
 }
