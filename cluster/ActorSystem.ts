@@ -145,8 +145,9 @@ export class ActorSystem implements ActorMessenger, LocalNode {
     return true;
   }
 
+  /** Alone on the ring (embedded mode) every actor lives here: no ring lookup on a message's path. */
   livesHere(kind: ActorKind, key: string): boolean {
-    return this.ownerOf(kind, key) === this.nodeId;
+    return this.ring.members.length === 1 || this.ownerOf(kind, key) === this.nodeId;
   }
 
   ask<K extends ActorKind>(kind: K, key: string, command: CommandOf<K>, deadlineMs?: number): Promise<ReplyOf<K>> {

@@ -21,12 +21,12 @@ import type { GuildState } from './GuildState.js';
 import { channelJson, guildJson, memberEventJson, memberJson, type JsonObject } from './guildJson.js';
 import {
   canView,
-  viewerTest,
   permissionsIn,
   requireAnyPermission,
   requireChannelPermission,
   requireGuildPermission,
   requireMember,
+  viewerTest,
 } from './guildPermissions.js';
 
 /** Members listed in GUILD_CREATE besides the subscriber (the rest come through op 8 / member lists). */
