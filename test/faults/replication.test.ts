@@ -139,13 +139,14 @@ async function countAt(
 ): Promise<number> {
   const buckets = new Set(acked.map((message) => bucketOf(BigInt(message.id))));
   return withCassandraClient(async (client) => {
-    let count = 0;
+    const ids: unknown[] = [];
     for (const bucket of buckets) {
       const query = `SELECT message_id FROM ${keyspace}.messages WHERE channel_id = ? AND bucket = ?`;
+      // Every page: one execute answers at most the driver's fetchSize (5,000) rows.
       const result = await client.execute(query, [channelId, bucket], { prepare: true, consistency });
-      count += result.rowLength;
+      for await (const row of result) ids.push(row.get('message_id'));
     }
-    return count;
+    return ids.length;
   });
 }
 
