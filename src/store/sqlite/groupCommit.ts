@@ -26,12 +26,19 @@ export class GroupCommit<R> {
   #queue: Pending<R>[] = [];
   readonly #group;
 
+  /** `written`, when given, runs in each group's transaction with the number of rows it wrote (none refused). */
   constructor(
     private readonly db: SqliteDatabase,
     private readonly write: (row: R) => void,
     private readonly nameConflict?: ConflictNamer,
+    private readonly written?: (count: number) => void,
   ) {
-    this.#group = db.transaction((rows: readonly R[]) => rows.map((row) => this.#writeOne(row)));
+    this.#group = db.transaction((rows: readonly R[]) => {
+      const outcomes = rows.map((row) => this.#writeOne(row));
+      const count = outcomes.filter((outcome) => outcome === undefined).length;
+      if (count > 0) this.written?.(count);
+      return outcomes;
+    });
     db.beforeClose(this.#flush);
   }
 
@@ -62,8 +69,9 @@ export class GroupCommit<R> {
     try {
       if (!this.db.connection.open) throw new ServiceUnavailableError('Storage is closed');
       const rows = batch.map((pending) => pending.row);
-      // A lone row needs no transaction of its own: the statement commits by itself.
-      outcomes = rows.length === 1 ? [this.#writeOne(rows[0] as R)] : this.#group(rows);
+      // A lone row needs no transaction of its own (the statement commits by itself) unless `written` goes with it.
+      const alone = rows.length === 1 && this.written === undefined;
+      outcomes = alone ? [this.#writeOne(rows[0] as R)] : this.#group(rows);
     } catch (thrown) {
       const error = toStoreError(thrown, this.nameConflict);
       outcomes = batch.map(() => error);

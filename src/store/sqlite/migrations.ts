@@ -246,4 +246,12 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN UPDATE instance_counts SET count = count - 1 WHERE name = 'message'; END;
     `,
   },
+  {
+    // The message store counts its inserts once per group commit (SqliteMessageStore, GroupCommit's `written`)
+    // instead of a trigger updating the count row once per message: 1.5 to 2 µs less a message in a loop of 5-row
+    // commits. Deletes keep their trigger (a guild's cascade deletes rows no store call sees one by one).
+    version: 10,
+    name: 'messages counted per commit',
+    sql: `DROP TRIGGER IF EXISTS messages_counted;`,
+  },
 ];

@@ -36,7 +36,7 @@ describe('SQLite migration 9 (messages in insertion order)', () => {
 
     const db = SqliteDatabase.open(path);
     try {
-      assert.deepEqual(db.appliedAtOpen, [9]);
+      assert.deepEqual(db.appliedAtOpen, [9, 10]);
       const store = new SqliteMessageStore(db);
       assert.deepEqual(
         (await store.list('7', { limit: 10 })).map((m) => m.content),
