@@ -10,6 +10,29 @@ export interface LoadResult {
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
+  /** Seconds the load ran. */
+  readonly seconds: number;
+  /** Every request's latency in ms, so loads measured in several rounds pool into one distribution. */
+  readonly latencies: readonly number[];
+}
+
+/** Several rounds of one load as one: requests and seconds summed, percentiles over every latency. */
+export function pooled(rounds: readonly LoadResult[]): LoadResult {
+  const latencies = rounds.flatMap((round) => round.latencies);
+  const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+  const { p50, p99 } = summarize(latencies);
+  const errors = rounds.reduce((sum, round) => sum + round.errors, 0);
+  const clients = rounds[0]?.clients ?? 0;
+  return {
+    clients,
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50,
+    p99,
+    errors,
+    seconds,
+    latencies,
+  };
 }
 
 /** One request of a closed loop: a target's path and token, and the body to POST (none: a GET). */
@@ -60,10 +83,19 @@ async function closedLoop(
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   const { p50, p99 } = summarize(latencies);
-  return { clients, requests: latencies.length, perSecond: latencies.length / elapsed, p50, p99, errors };
+  return {
+    clients,
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50,
+    p99,
+    errors,
+    seconds,
+    latencies,
+  };
 }
 
 /**
