@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { summarize } from './stats.js';
+import { cpuMs, summarize } from './stats.js';
 
 /** What a fan-out run measured: POST → delivery latency over every (socket, message) pair. */
 export interface FanoutResult {
@@ -83,7 +83,8 @@ export function openSocket(
 
 /**
  * Sends `messages` POSTs one after another (each waits until every socket got the previous one or
- * `timeoutMs` passed) and records, per socket, the time from the POST to its MESSAGE_CREATE.
+ * `timeoutMs` passed) and records, per socket, the time from the POST to its MESSAGE_CREATE. `hooks.warmUp` more
+ * are sent first and not recorded: the first fan-outs of a process also time its JIT compiling the path.
  */
 export async function measureFanout(
   sessions: number,
@@ -92,7 +93,7 @@ export async function measureFanout(
   messages: number,
   timeoutMs = 10_000,
   /** `latencies` collects the raw samples (to pool several runs); `beforeClose` runs after the last message. */
-  hooks: { latencies?: number[]; beforeClose?: () => Promise<void> } = {},
+  hooks: { latencies?: number[]; beforeClose?: () => Promise<void>; warmUp?: number } = {},
 ): Promise<FanoutResult> {
   const latencies = hooks.latencies ?? [];
   const sentAt = new Map<string, number>();
@@ -101,14 +102,15 @@ export async function measureFanout(
   const sockets = await connect((content) => {
     const t0 = sentAt.get(content);
     if (t0 === undefined) return;
-    latencies.push(performance.now() - t0);
+    if (!content.startsWith('warm-up')) latencies.push(performance.now() - t0);
     const count = (received.get(content) ?? 0) + 1;
     received.set(content, count);
     if (count === sessions) waiter?.();
   });
   let missing = 0;
-  for (let index = 0; index < messages; index += 1) {
-    const content = `fan ${index}`;
+  const warmUp = hooks.warmUp ?? 0;
+  for (let index = -warmUp; index < messages; index += 1) {
+    const content = index < 0 ? `warm-up ${index}` : `fan ${index}`;
     const all = new Promise<void>((resolve) => {
       waiter = resolve;
       setTimeout(resolve, timeoutMs).unref();
@@ -116,12 +118,27 @@ export async function measureFanout(
     sentAt.set(content, performance.now());
     await send(content);
     await all;
-    missing += sessions - (received.get(content) ?? 0);
+    if (index >= 0) missing += sessions - (received.get(content) ?? 0);
   }
   await hooks.beforeClose?.();
   for (const socket of sockets) socket.close();
   const { p50, p99 } = summarize(latencies);
   return { sessions, p50, p99, deliveries: latencies.length, missing };
+}
+
+/**
+ * Waits until the process is nearly idle (under 10% of a core over 250 ms, at most 30 s): what a burst of
+ * connects set off (READY, presence updates to the sessions already there) must not be counted as fan-out.
+ */
+export async function quiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let before = await cpuMs(pid);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await cpuMs(pid);
+    if (now - before <= 25) return;
+    before = now;
+  }
 }
 
 /** Opens `count` sockets (or anything), `parallel` at a time; `open` gets each one's index. */

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { addMembers, createWorld } from './chorusSetup.js';
-import { measureFanout, openMany, openSocket, postMessage } from './fanout.js';
+import { measureFanout, openMany, openSocket, postMessage, quiet } from './fanout.js';
 import { connectProfiler } from './inspectorProfile.js';
 import { startBaseline, startChorus } from './processes.js';
 import { cpuMs, summarize } from './stats.js';
@@ -33,21 +33,6 @@ async function countInstructions(pid: number): Promise<{ stop(): Promise<number>
       return Number(line.split(',')[0]);
     },
   };
-}
-
-/**
- * Waits until the process is nearly idle (under 10% of a core over 250 ms, at most 30 s): what a burst of
- * connects set off (READY, presence updates to the sessions already there) must not be counted as fan-out.
- */
-async function quiet(pid: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let before = await cpuMs(pid);
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const now = await cpuMs(pid);
-    if (now - before <= 25) return;
-    before = now;
-  }
 }
 
 /** What one side measured over all its rounds. */
