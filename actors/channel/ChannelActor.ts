@@ -18,6 +18,7 @@ import { ChannelScope, EMPTY_REPLY, jsonReply, type ChannelStores } from './Chan
 import { createMessage } from './messageCreate.js';
 import { bulkDelete, deleteMessage, editMessage, getMessage, listMessages } from './messageCommands.js';
 import { acknowledge, listPins, pin, typing, unpin } from './pinCommands.js';
+import { purgeAuthor } from './authorPurge.js';
 import { addReaction, listReactionUsers, removeAllReactions, removeReaction } from './reactionCommands.js';
 import { addRecipient, removeRecipient } from './recipientCommands.js';
 import { createInteraction, interactionTimeout } from './interactionCreate.js';
@@ -110,6 +111,7 @@ const SCOPED_HANDLERS: HandlerTable<ScopedCase, ChannelScope, ChannelReply> = {
   interactionCallback,
   interactionWebhook,
   interactionTimeout,
+  purgeAuthor,
   checkPermission: async (scope, request) => {
     requireAnyOf(await scope.access(request.caller), request.anyOf);
     return EMPTY_REPLY;

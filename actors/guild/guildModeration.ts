@@ -16,6 +16,10 @@ import { bansOf, dropMember, type BanEntry } from './guildMembership.js';
 import { memberPermissions, outranks, requireGuildPermission } from './guildPermissions.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
 import { BanCreateSchema } from '../../src/contract/index.js';
+import type { BanCreateBody } from '../../src/contract/member.js';
+import { snowflakeAt } from '../../src/domain/snowflake.js';
+import { ActorKind } from '../runtime/ActorKind.js';
+import { holdsMessages } from '../channel/channelJson.js';
 
 /** Who hears of bans: holders of BAN_MEMBERS or VIEW_AUDIT_LOG (docs/gateway.md §14). */
 function seesBans(state: GuildState, userId: string): boolean {
@@ -27,6 +31,24 @@ async function saveBans(rt: GuildRuntime, bans: Record<string, BanEntry>): Promi
   const guild = { ...state.guild, fields: { ...state.guild.fields, bans } };
   await rt.stores.guilds.saveGuild(guild);
   state.guild = guild;
+}
+
+/** How far back a ban deletes the user's messages, in seconds: delete_message_seconds, else the older _days. */
+function purgeSeconds(body: BanCreateBody): number {
+  return body.delete_message_seconds ?? (body.delete_message_days ?? 0) * 86_400;
+}
+
+/**
+ * Tells each channel that holds messages to delete the banned user's messages of the last `seconds` (Discord deletes
+ * them in every channel of the guild, whoever may see it); a tell, as Discord's purge also runs after the reply.
+ */
+function purgeMessages(rt: GuildRuntime, userId: string, seconds: number): void {
+  // One below the first id of that millisecond, so a message written in it goes too.
+  const sinceId = (BigInt(snowflakeAt(rt.nowMs() - seconds * 1000)) - 1n).toString();
+  for (const channel of rt.state.channels.values()) {
+    if (!holdsMessages(channel.type)) continue;
+    rt.ctx.tell(ActorKind.Channel, channel.id, { command: { $case: 'purgeAuthor', purgeAuthor: { userId, sinceId } } });
+  }
 }
 
 /** list_bans (BAN_MEMBERS). */
@@ -60,6 +82,8 @@ export async function putBan(rt: GuildRuntime, target: BanTarget): Promise<Guild
   await saveBans(rt, { ...bansOf(state), [target.userId]: ban });
   if (member) await dropMember(rt, member);
   rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user }, (u) => seesBans(state, u));
+  const seconds = purgeSeconds(body);
+  if (seconds > 0) purgeMessages(rt, target.userId, seconds);
   return emptyReply();
 }
 

@@ -86,6 +86,68 @@ describe('bans and prune', () => {
     }
   });
 
+  it("deletes the banned user's recent messages in every channel when the ban asks (delete_message_seconds)", async () => {
+    const victim = await member(h.api, target, 'spammer');
+    const second = await api<{ id: string }>(h.api, 'POST', `/guilds/${target.guild.id}/channels`, {
+      token: target.owner.token,
+      body: { name: 'second', type: 0 },
+      expect: 201,
+    });
+    const post = (channelId: string, user: TestUser, content: string) =>
+      api<{ id: string }>(h.api, 'POST', `/channels/${channelId}/messages`, { token: user.token, body: { content } });
+    const spam = [
+      await post(target.textChannelId, victim, 'spam 1'),
+      await post(target.textChannelId, victim, 'spam 2'),
+      await post(second.id, victim, 'spam 3'),
+    ];
+    const kept = await post(target.textChannelId, plain, 'not spam');
+    const socket = await connect(h.gatewayUrl, target.owner);
+    try {
+      await guildReady(socket, target.guild.id);
+      const deleted = (channelId: string) =>
+        socket.waitForDispatch<{ ids: string[]; channel_id: string }>(
+          'MESSAGE_DELETE_BULK',
+          (d) => d.channel_id === channelId,
+        );
+      const inFirst = deleted(target.textChannelId);
+      const inSecond = deleted(second.id);
+      await api(h.api, 'PUT', `${bansPath()}/${victim.id}`, {
+        token: banner.token,
+        body: { delete_message_seconds: 3_600 },
+        expect: 204,
+      });
+      assert.deepEqual((await inFirst).d.ids.sort(), [spam[0]?.id, spam[1]?.id].sort());
+      assert.deepEqual((await inSecond).d.ids, [spam[2]?.id]);
+    } finally {
+      await socket.close();
+    }
+    const left = await api<{ id: string }[]>(h.api, 'GET', `/channels/${target.textChannelId}/messages`, {
+      token: target.owner.token,
+    });
+    const ids = left.map((message) => message.id);
+    assert.ok(ids.includes(kept.id), "another member's message stays");
+    assert.ok(!ids.some((id) => spam.some((message) => message.id === id)), "the banned user's messages are gone");
+    await fails(h.api, 'GET', `/channels/${second.id}/messages/${spam[2]?.id ?? ''}`, target.owner, 404, 10_008);
+  });
+
+  it("keeps the banned user's messages when the ban does not ask to delete them", async () => {
+    const victim = await member(h.api, target, 'quiet');
+    const message = await api<{ id: string }>(h.api, 'POST', `/channels/${target.textChannelId}/messages`, {
+      token: victim.token,
+      body: { content: 'hello' },
+    });
+    await api(h.api, 'PUT', `${bansPath()}/${victim.id}`, { token: banner.token, body: {}, expect: 204 });
+    // A later message in the same channel: the Channel actor has served everything told to it before.
+    await api(h.api, 'POST', `/channels/${target.textChannelId}/messages`, {
+      token: plain.token,
+      body: { content: 'x' },
+    });
+    const read = await api<{ id: string }>(h.api, 'GET', `/channels/${target.textChannelId}/messages/${message.id}`, {
+      token: target.owner.token,
+    });
+    assert.equal(read.id, message.id);
+  });
+
   it('counts and prunes with KICK_MEMBERS, refusing others', async () => {
     const count = await api<{ pruned: number }>(h.api, 'GET', `/guilds/${target.guild.id}/prune?days=1`, {
       token: banner.token,

@@ -79,7 +79,12 @@ export interface ChannelCommand {
     /** Edge -> Channel: /webhooks/{application_id}/{interaction_token}[/messages/...] (followups, @original). */
     | { $case: 'interactionWebhook'; interactionWebhook: InteractionRequest } //
     /** Channel -> itself (timer): an interaction's 3 s window closed. */
-    | { $case: 'interactionTimeout'; interactionTimeout: InteractionTimeout }
+    | { $case: 'interactionTimeout'; interactionTimeout: InteractionTimeout } //
+    /**
+     * Guild -> Channel (tell): a ban with delete_message_seconds (the Guild checked BAN_MEMBERS); deletes the
+     * banned user's messages here newer than since_id, with MESSAGE_DELETE_BULK.
+     */
+    | { $case: 'purgeAuthor'; purgeAuthor: PurgeAuthor }
     | undefined;
 }
 
@@ -104,6 +109,12 @@ export interface BulkDelete {
   caller?: Caller | undefined;
   /** The BulkDeleteSchema body. */
   body: string;
+}
+
+export interface PurgeAuthor {
+  userId: string;
+  /** Messages with larger ids go; a snowflake of the time the purge reaches back to. */
+  sinceId: string;
 }
 
 export interface ListPins {
@@ -340,6 +351,9 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'interactionTimeout':
         InteractionTimeout.encode(message.command.interactionTimeout, writer.uint32(290).fork()).join();
+        break;
+      case 'purgeAuthor':
+        PurgeAuthor.encode(message.command.purgeAuthor, writer.uint32(298).fork()).join();
         break;
     }
     return writer;
@@ -686,6 +700,14 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
               $case: 'interactionTimeout',
               interactionTimeout: InteractionTimeout.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 37: {
+            if (tag !== 298) {
+              break;
+            }
+
+            message.command = { $case: 'purgeAuthor', purgeAuthor: PurgeAuthor.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -1159,7 +1181,29 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                                                                                                   object.interaction_timeout,
                                                                                                                                                 ),
                                                                                                                                             }
-                                                                                                                                          : undefined,
+                                                                                                                                          : isSet(
+                                                                                                                                                object.purgeAuthor,
+                                                                                                                                              )
+                                                                                                                                            ? {
+                                                                                                                                                $case:
+                                                                                                                                                  'purgeAuthor',
+                                                                                                                                                purgeAuthor:
+                                                                                                                                                  PurgeAuthor.fromJSON(
+                                                                                                                                                    object.purgeAuthor,
+                                                                                                                                                  ),
+                                                                                                                                              }
+                                                                                                                                            : isSet(
+                                                                                                                                                  object.purge_author,
+                                                                                                                                                )
+                                                                                                                                              ? {
+                                                                                                                                                  $case:
+                                                                                                                                                    'purgeAuthor',
+                                                                                                                                                  purgeAuthor:
+                                                                                                                                                    PurgeAuthor.fromJSON(
+                                                                                                                                                      object.purge_author,
+                                                                                                                                                    ),
+                                                                                                                                                }
+                                                                                                                                              : undefined,
     };
   },
 
@@ -1237,6 +1281,8 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.interactionWebhook = InteractionRequest.toJSON(message.command.interactionWebhook);
     } else if (message.command?.$case === 'interactionTimeout') {
       obj.interactionTimeout = InteractionTimeout.toJSON(message.command.interactionTimeout);
+    } else if (message.command?.$case === 'purgeAuthor') {
+      obj.purgeAuthor = PurgeAuthor.toJSON(message.command.purgeAuthor);
     }
     return obj;
   },
@@ -1538,6 +1584,12 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         }
         break;
       }
+      case 'purgeAuthor': {
+        if (object.command?.purgeAuthor !== undefined && object.command?.purgeAuthor !== null) {
+          message.command = { $case: 'purgeAuthor', purgeAuthor: PurgeAuthor.fromPartial(object.command.purgeAuthor) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -1833,6 +1885,99 @@ export const BulkDelete: MessageFns<BulkDelete> = {
     message.caller =
       object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
     message.body = object.body ?? '';
+    return message;
+  },
+};
+
+function createBasePurgeAuthor(): PurgeAuthor {
+  return { userId: '', sinceId: '' };
+}
+
+export const PurgeAuthor: MessageFns<PurgeAuthor> = {
+  encode(message: PurgeAuthor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== '') {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.sinceId !== '') {
+      writer.uint32(18).string(message.sinceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PurgeAuthor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePurgeAuthor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sinceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PurgeAuthor {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.String(object.user_id)
+          : '',
+      sinceId: isSet(object.sinceId)
+        ? globalThis.String(object.sinceId)
+        : isSet(object.since_id)
+          ? globalThis.String(object.since_id)
+          : '',
+    };
+  },
+
+  toJSON(message: PurgeAuthor): unknown {
+    const obj: any = {};
+    if (message.userId !== '') {
+      obj.userId = message.userId;
+    }
+    if (message.sinceId !== '') {
+      obj.sinceId = message.sinceId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PurgeAuthor>): PurgeAuthor {
+    return PurgeAuthor.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PurgeAuthor>): PurgeAuthor {
+    const message = createBasePurgeAuthor();
+    message.userId = object.userId ?? '';
+    message.sinceId = object.sinceId ?? '';
     return message;
   },
 };
