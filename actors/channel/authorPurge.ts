@@ -8,14 +8,18 @@ import { attachmentBlobKeys } from './messageAttachments.js';
 /** Messages read a page, and ids a MESSAGE_DELETE_BULK carries (Discord's bulk-delete limit). */
 const PAGE = 100;
 
-/** The channel's messages newer than `sinceId` that `userId` wrote, reading forward a page at a time. */
-async function messagesBy(scope: ChannelScope, userId: string, sinceId: string): Promise<MessageRecord[]> {
+/** The channel's messages newer than `sinceId` that one of `authors` wrote, reading forward a page at a time. */
+async function messagesBy(
+  scope: ChannelScope,
+  authors: ReadonlySet<string>,
+  sinceId: string,
+): Promise<MessageRecord[]> {
   const found: MessageRecord[] = [];
   let after = sinceId;
   for (;;) {
     // A page after a cursor holds the `PAGE` messages closest to it, newest first.
     const page = await scope.messages.list(scope.channel.id, { after, limit: PAGE });
-    for (const record of page) if (record.author_id === userId) found.push(record);
+    for (const record of page) if (authors.has(record.author_id)) found.push(record);
     const newest = page[0];
     if (page.length < PAGE || newest === undefined) return found;
     after = newest.id;
@@ -24,11 +28,11 @@ async function messagesBy(scope: ChannelScope, userId: string, sinceId: string):
 
 /**
  * purge_author (a Guild's tell after a ban with delete_message_seconds, BAN_MEMBERS checked there): deletes
- * the banned user's messages newer than `since_id` as Discord does, whatever their type, attachments' bytes
+ * the banned users' messages newer than `since_id` as Discord does, whatever their type, attachments' bytes
  * before the records (as deleteMessage does), and tells viewers with MESSAGE_DELETE_BULK, 100 ids at a time.
  */
 export async function purgeAuthor(scope: ChannelScope, request: PurgeAuthor): Promise<ChannelReply> {
-  const doomed = await messagesBy(scope, request.userId, request.sinceId);
+  const doomed = await messagesBy(scope, new Set(request.userIds), request.sinceId);
   for (let start = 0; start < doomed.length; start += PAGE) {
     const chunk = doomed.slice(start, start + PAGE);
     const ids = chunk.map((record) => record.id);

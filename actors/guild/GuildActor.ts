@@ -95,6 +95,7 @@ const GUILD_HANDLERS: HandlerTable<GuildCase, GuildRuntime, GuildReply> = {
   listBans: moderation.listBans,
   getBan: moderation.getBan,
   putBan: moderation.putBan,
+  bulkBan: moderation.bulkBan,
   deleteBan: moderation.deleteBan,
   pruneCount: moderation.pruneCount,
   prune: moderation.prune,

@@ -1,11 +1,17 @@
 import type {
   BanTarget,
+  BulkBan,
   GuildReply,
   GuildRequest,
   MemberTarget,
   PruneRequest,
 } from '../../proto/gen/chorus/v1/guild.js';
-import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import {
+  BadRequestError,
+  MissingPermissionsError,
+  UnknownEntityError,
+  ValidationError,
+} from '../../src/domain/errors.js';
 import { Permission } from '../../src/domain/permissions.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
@@ -15,7 +21,7 @@ import { userSnapshot } from './guildLifecycle.js';
 import { bansOf, dropMember, type BanEntry } from './guildMembership.js';
 import { memberPermissions, outranks, requireGuildPermission } from './guildPermissions.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
-import { BanCreateSchema } from '../../src/contract/index.js';
+import { BanCreateSchema, BulkBanSchema } from '../../src/contract/index.js';
 import type { BanCreateBody } from '../../src/contract/member.js';
 import { snowflakeAt } from '../../src/domain/snowflake.js';
 import { ActorKind } from '../runtime/ActorKind.js';
@@ -42,12 +48,14 @@ function purgeSeconds(body: BanCreateBody): number {
  * Tells each channel that holds messages to delete the banned user's messages of the last `seconds` (Discord deletes
  * them in every channel of the guild, whoever may see it); a tell, as Discord's purge also runs after the reply.
  */
-function purgeMessages(rt: GuildRuntime, userId: string, seconds: number): void {
+function purgeMessages(rt: GuildRuntime, userIds: readonly string[], seconds: number): void {
   // One below the first id of that millisecond, so a message written in it goes too.
   const sinceId = (BigInt(snowflakeAt(rt.nowMs() - seconds * 1000)) - 1n).toString();
   for (const channel of rt.state.channels.values()) {
     if (!holdsMessages(channel.type)) continue;
-    rt.ctx.tell(ActorKind.Channel, channel.id, { command: { $case: 'purgeAuthor', purgeAuthor: { userId, sinceId } } });
+    rt.ctx.tell(ActorKind.Channel, channel.id, {
+      command: { $case: 'purgeAuthor', purgeAuthor: { userIds: [...userIds], sinceId } },
+    });
   }
 }
 
@@ -67,24 +75,63 @@ export function getBan(rt: GuildRuntime, target: MemberTarget): GuildReply {
   return jsonReply(ban);
 }
 
+/** Whether the actor may ban the user: never the owner, and a member only below the actor's top role. */
+function mayBan(state: GuildState, actorId: string, userId: string): boolean {
+  return userId !== state.ownerId && (!state.members.has(userId) || outranks(state, actorId, userId));
+}
+
+/**
+ * Bans each user (a member is removed), tells GUILD_BAN_ADD and starts the purge of their recent messages; the
+ * bans are written in one guild record.
+ */
+async function ban(rt: GuildRuntime, added: ReadonlyMap<string, BanEntry>, purge: { seconds: number }): Promise<void> {
+  const state = rt.state;
+  await saveBans(rt, { ...bansOf(state), ...Object.fromEntries(added) });
+  for (const [userId, entry] of added) {
+    const member = state.members.get(userId);
+    if (member) await dropMember(rt, member);
+    rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user: entry.user }, (u) => seesBans(state, u));
+  }
+  if (purge.seconds > 0) purgeMessages(rt, [...added.keys()], purge.seconds);
+}
+
 /** put_ban (BAN_MEMBERS; a member also needs a lower top role than the actor): removes them, GUILD_BAN_ADD. */
 export async function putBan(rt: GuildRuntime, target: BanTarget): Promise<GuildReply> {
   const state = rt.state;
   const actorId = callerId(target.caller);
   requireGuildPermission(state, actorId, Permission.BAN_MEMBERS);
-  const member = state.members.get(target.userId);
-  if (target.userId === state.ownerId || (member && !outranks(state, actorId, target.userId))) {
-    throw new MissingPermissionsError('ROLE_HIERARCHY');
-  }
+  if (!mayBan(state, actorId, target.userId)) throw new MissingPermissionsError('ROLE_HIERARCHY');
   const body = bodyOf(BanCreateSchema, target.body);
-  const user = member?.user ?? userSnapshot(target.userJson, target.userId);
-  const ban: BanEntry = { user, reason: body.reason ?? null };
-  await saveBans(rt, { ...bansOf(state), [target.userId]: ban });
-  if (member) await dropMember(rt, member);
-  rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user }, (u) => seesBans(state, u));
-  const seconds = purgeSeconds(body);
-  if (seconds > 0) purgeMessages(rt, target.userId, seconds);
+  const user = state.members.get(target.userId)?.user ?? userSnapshot(target.userJson, target.userId);
+  await ban(rt, new Map([[target.userId, { user, reason: body.reason ?? null }]]), { seconds: purgeSeconds(body) });
   return emptyReply();
+}
+
+/**
+ * bulk_ban (BAN_MEMBERS and MANAGE_GUILD): bans every listed user put_ban would, and lists the others (banned
+ * already, unknown, the owner, outranking the actor) as failed; 400 500000 when none could be banned.
+ */
+export async function bulkBan(rt: GuildRuntime, request: BulkBan): Promise<GuildReply> {
+  const state = rt.state;
+  const actorId = callerId(request.caller);
+  requireGuildPermission(state, actorId, Permission.BAN_MEMBERS);
+  requireGuildPermission(state, actorId, Permission.MANAGE_GUILD);
+  const body = bodyOf(BulkBanSchema, request.body);
+  const banned = bansOf(state);
+  const added = new Map<string, BanEntry>();
+  const failed: string[] = [];
+  for (const userId of new Set(body.user_ids)) {
+    const userJson = request.userJson[userId];
+    if (userJson === undefined || banned[userId] || !mayBan(state, actorId, userId)) {
+      failed.push(userId);
+      continue;
+    }
+    const user = state.members.get(userId)?.user ?? userSnapshot(userJson, userId);
+    added.set(userId, { user, reason: body.reason ?? null });
+  }
+  if (added.size === 0) throw new BadRequestError('Failed to ban users', 500_000);
+  await ban(rt, added, { seconds: body.delete_message_seconds ?? 0 });
+  return jsonReply({ banned_users: [...added.keys()], failed_users: failed });
 }
 
 /** delete_ban (BAN_MEMBERS): 404 10026 when the user is not banned; GUILD_BAN_REMOVE. */

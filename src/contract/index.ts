@@ -51,6 +51,7 @@ export const schemas = {
   GuildUpdateWelcomeScreenSchema: guild.GuildUpdateWelcomeScreenSchema,
   WidgetModifySchema: guild.WidgetModifySchema,
   BanCreateSchema: guild.BanCreateSchema,
+  BulkBanSchema: guild.BulkBanSchema,
   BanModeratorSchema: guild.BanModeratorSchema,
   BanRegistrySchema: guild.BanRegistrySchema,
   EmojiCreateSchema: guild.EmojiCreateSchema,

@@ -21,6 +21,18 @@ export const BanCreateSchema = closedObject({
 /** Validated BanCreateSchema body. */
 export type BanCreateBody = Static<typeof BanCreateSchema>;
 
+/** Discord's bulk-ban limit: users a request bans. */
+export const BULK_BAN_MAX_USERS = 200;
+
+/** POST /guilds/{id}/bulk-ban body (Discord's; not in the spec): the users, and how far back their messages go. */
+export const BulkBanSchema = closedObject({
+  user_ids: boundedArray(snowflake(), { maxItems: BULK_BAN_MAX_USERS }),
+  delete_message_seconds: Type.Optional(integer({ minimum: 0, maximum: 604_800 })),
+  reason: Type.Optional(Type.String({ maxLength: REASON_MAX_LENGTH })),
+});
+/** Validated BulkBanSchema body. */
+export type BulkBanBody = Static<typeof BulkBanSchema>;
+
 /** A ban as moderators see it. */
 export const BanModeratorSchema = closedObject({
   id: snowflake(),

@@ -1,12 +1,13 @@
 import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
-import { ValidationError } from '../../domain/errors.js';
+import { UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { Permission } from '../../domain/permissions.js';
 import { isSnowflake } from '../../domain/snowflake.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
 import { intQuery, requireRight, snowflakeParam, validBody } from '../routeKit.js';
 import { auditLogReason, guildRoute, publicUserJson } from './guildRouteKit.js';
+import { guildProbe } from './permissionFirst.js';
 
 /** include_roles as Discord takes it: a comma-separated query value, or an array in the body. */
 function roleList(raw: unknown): string[] {
@@ -47,6 +48,33 @@ export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
         return { $case: 'putBan', putBan: { caller, userId, body, userJson } };
       },
       { needs: Permission.BAN_MEMBERS },
+    ),
+  );
+  // Discord's bulk ban. The caller's rights are asked first: only then are up to 200 users looked up.
+  const bulkBanners = guildProbe(deps, Permission.BAN_MEMBERS | Permission.MANAGE_GUILD);
+  router.post(
+    '/guilds/:guild_id/bulk-ban',
+    guildRoute(
+      deps,
+      async (ctx, caller) => {
+        const form = validBody(ctx, 'BulkBanSchema');
+        await bulkBanners(ctx);
+        const userJson: Record<string, string> = {};
+        await Promise.all(
+          [...new Set(form.user_ids)].map(async (userId) => {
+            // A user Chorus does not know is left out, and the Guild lists it as failed.
+            const known = await publicUserJson(deps, caller, userId).catch((error: unknown) => {
+              if (error instanceof UnknownEntityError) return undefined;
+              throw error;
+            });
+            if (known !== undefined) userJson[userId] = known;
+          }),
+        );
+        const reason = form.reason ?? auditLogReason(ctx);
+        const body = JSON.stringify(reason === undefined ? form : { ...form, reason });
+        return { $case: 'bulkBan', bulkBan: { caller, body, userJson } };
+      },
+      { needs: Permission.BAN_MEMBERS | Permission.MANAGE_GUILD },
     ),
   );
   router.delete(

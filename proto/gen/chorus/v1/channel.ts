@@ -82,7 +82,7 @@ export interface ChannelCommand {
     | { $case: 'interactionTimeout'; interactionTimeout: InteractionTimeout } //
     /**
      * Guild -> Channel (tell): a ban with delete_message_seconds (the Guild checked BAN_MEMBERS); deletes the
-     * banned user's messages here newer than since_id, with MESSAGE_DELETE_BULK.
+     * banned users' messages here newer than since_id, with MESSAGE_DELETE_BULK.
      */
     | { $case: 'purgeAuthor'; purgeAuthor: PurgeAuthor }
     | undefined;
@@ -112,7 +112,7 @@ export interface BulkDelete {
 }
 
 export interface PurgeAuthor {
-  userId: string;
+  userIds: string[];
   /** Messages with larger ids go; a snowflake of the time the purge reaches back to. */
   sinceId: string;
 }
@@ -1890,13 +1890,13 @@ export const BulkDelete: MessageFns<BulkDelete> = {
 };
 
 function createBasePurgeAuthor(): PurgeAuthor {
-  return { userId: '', sinceId: '' };
+  return { userIds: [], sinceId: '' };
 }
 
 export const PurgeAuthor: MessageFns<PurgeAuthor> = {
   encode(message: PurgeAuthor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.userId !== '') {
-      writer.uint32(10).string(message.userId);
+    for (const v of message.userIds) {
+      writer.uint32(10).string(v!);
     }
     if (message.sinceId !== '') {
       writer.uint32(18).string(message.sinceId);
@@ -1922,7 +1922,7 @@ export const PurgeAuthor: MessageFns<PurgeAuthor> = {
               break;
             }
 
-            message.userId = reader.string();
+            message.userIds.push(reader.string());
             continue;
           }
           case 2: {
@@ -1947,11 +1947,11 @@ export const PurgeAuthor: MessageFns<PurgeAuthor> = {
 
   fromJSON(object: any): PurgeAuthor {
     return {
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-          ? globalThis.String(object.user_id)
-          : '',
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.user_ids)
+          ? object.user_ids.map((e: any) => globalThis.String(e))
+          : [],
       sinceId: isSet(object.sinceId)
         ? globalThis.String(object.sinceId)
         : isSet(object.since_id)
@@ -1962,8 +1962,8 @@ export const PurgeAuthor: MessageFns<PurgeAuthor> = {
 
   toJSON(message: PurgeAuthor): unknown {
     const obj: any = {};
-    if (message.userId !== '') {
-      obj.userId = message.userId;
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds;
     }
     if (message.sinceId !== '') {
       obj.sinceId = message.sinceId;
@@ -1976,7 +1976,7 @@ export const PurgeAuthor: MessageFns<PurgeAuthor> = {
   },
   fromPartial(object: DeepPartial<PurgeAuthor>): PurgeAuthor {
     const message = createBasePurgeAuthor();
-    message.userId = object.userId ?? '';
+    message.userIds = object.userIds?.map((e) => e) || [];
     message.sinceId = object.sinceId ?? '';
     return message;
   },

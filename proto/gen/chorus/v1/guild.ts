@@ -120,6 +120,8 @@ export interface GuildCommand {
      * probe: may the caller put at all, asked before a bad body is reported).
      */
     | { $case: 'commandPermissions'; commandPermissions: CommandPermissions } //
+    /** POST /guilds/{id}/bulk-ban (BAN_MEMBERS and MANAGE_GUILD): up to 200 users at once. */
+    | { $case: 'bulkBan'; bulkBan: BulkBan } //
     /** User -> Guild (tell): a member's public presence changed; kept in memory, PRESENCE_UPDATE fanned out. */
     | { $case: 'memberPresence'; memberPresence: MemberPresence } //
     /** Session -> Guild (members): the presences of the members who are not offline (op 8 presences, op 14 groups). */
@@ -291,6 +293,19 @@ export interface BanTarget {
   userId: string;
   body: string;
   userJson: string;
+}
+
+export interface BulkBan {
+  caller?: Caller | undefined;
+  /** The BulkBanSchema body, with the audit-log reason as `reason`. */
+  body: string;
+  /** Each user's public record as JSON, by id; users Chorus does not know are absent (and not banned). */
+  userJson: { [key: string]: string };
+}
+
+export interface BulkBan_UserJsonEntry {
+  key: string;
+  value: string;
 }
 
 /** GET/POST /guilds/{id}/prune: members without roles, inactive for `days` (1..30). */
@@ -661,6 +676,9 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'commandPermissions':
         CommandPermissions.encode(message.command.commandPermissions, writer.uint32(610).fork()).join();
+        break;
+      case 'bulkBan':
+        BulkBan.encode(message.command.bulkBan, writer.uint32(618).fork()).join();
         break;
       case 'memberPresence':
         MemberPresence.encode(message.command.memberPresence, writer.uint32(722).fork()).join();
@@ -1366,6 +1384,14 @@ export const GuildCommand: MessageFns<GuildCommand> = {
               $case: 'commandPermissions',
               commandPermissions: CommandPermissions.decode(reader, reader.uint32()),
             };
+            continue;
+          }
+          case 77: {
+            if (tag !== 618) {
+              break;
+            }
+
+            message.command = { $case: 'bulkBan', bulkBan: BulkBan.decode(reader, reader.uint32()) };
             continue;
           }
           case 90: {
@@ -2819,138 +2845,160 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                     ),
                                                                                                                                                                                                                                                                                                                 }
                                                                                                                                                                                                                                                                                                               : isSet(
-                                                                                                                                                                                                                                                                                                                    object.memberPresence,
+                                                                                                                                                                                                                                                                                                                    object.bulkBan,
                                                                                                                                                                                                                                                                                                                   )
                                                                                                                                                                                                                                                                                                                 ? {
                                                                                                                                                                                                                                                                                                                     $case:
-                                                                                                                                                                                                                                                                                                                      'memberPresence',
-                                                                                                                                                                                                                                                                                                                    memberPresence:
-                                                                                                                                                                                                                                                                                                                      MemberPresence.fromJSON(
-                                                                                                                                                                                                                                                                                                                        object.memberPresence,
+                                                                                                                                                                                                                                                                                                                      'bulkBan',
+                                                                                                                                                                                                                                                                                                                    bulkBan:
+                                                                                                                                                                                                                                                                                                                      BulkBan.fromJSON(
+                                                                                                                                                                                                                                                                                                                        object.bulkBan,
                                                                                                                                                                                                                                                                                                                       ),
                                                                                                                                                                                                                                                                                                                   }
                                                                                                                                                                                                                                                                                                                 : isSet(
-                                                                                                                                                                                                                                                                                                                      object.member_presence,
+                                                                                                                                                                                                                                                                                                                      object.bulk_ban,
                                                                                                                                                                                                                                                                                                                     )
                                                                                                                                                                                                                                                                                                                   ? {
                                                                                                                                                                                                                                                                                                                       $case:
-                                                                                                                                                                                                                                                                                                                        'memberPresence',
-                                                                                                                                                                                                                                                                                                                      memberPresence:
-                                                                                                                                                                                                                                                                                                                        MemberPresence.fromJSON(
-                                                                                                                                                                                                                                                                                                                          object.member_presence,
+                                                                                                                                                                                                                                                                                                                        'bulkBan',
+                                                                                                                                                                                                                                                                                                                      bulkBan:
+                                                                                                                                                                                                                                                                                                                        BulkBan.fromJSON(
+                                                                                                                                                                                                                                                                                                                          object.bulk_ban,
                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                     }
                                                                                                                                                                                                                                                                                                                   : isSet(
-                                                                                                                                                                                                                                                                                                                        object.listPresences,
+                                                                                                                                                                                                                                                                                                                        object.memberPresence,
                                                                                                                                                                                                                                                                                                                       )
                                                                                                                                                                                                                                                                                                                     ? {
                                                                                                                                                                                                                                                                                                                         $case:
-                                                                                                                                                                                                                                                                                                                          'listPresences',
-                                                                                                                                                                                                                                                                                                                        listPresences:
-                                                                                                                                                                                                                                                                                                                          GuildRequest.fromJSON(
-                                                                                                                                                                                                                                                                                                                            object.listPresences,
+                                                                                                                                                                                                                                                                                                                          'memberPresence',
+                                                                                                                                                                                                                                                                                                                        memberPresence:
+                                                                                                                                                                                                                                                                                                                          MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                            object.memberPresence,
                                                                                                                                                                                                                                                                                                                           ),
                                                                                                                                                                                                                                                                                                                       }
                                                                                                                                                                                                                                                                                                                     : isSet(
-                                                                                                                                                                                                                                                                                                                          object.list_presences,
+                                                                                                                                                                                                                                                                                                                          object.member_presence,
                                                                                                                                                                                                                                                                                                                         )
                                                                                                                                                                                                                                                                                                                       ? {
                                                                                                                                                                                                                                                                                                                           $case:
-                                                                                                                                                                                                                                                                                                                            'listPresences',
-                                                                                                                                                                                                                                                                                                                          listPresences:
-                                                                                                                                                                                                                                                                                                                            GuildRequest.fromJSON(
-                                                                                                                                                                                                                                                                                                                              object.list_presences,
+                                                                                                                                                                                                                                                                                                                            'memberPresence',
+                                                                                                                                                                                                                                                                                                                          memberPresence:
+                                                                                                                                                                                                                                                                                                                            MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                              object.member_presence,
                                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                                         }
                                                                                                                                                                                                                                                                                                                       : isSet(
-                                                                                                                                                                                                                                                                                                                            object.activateSession,
+                                                                                                                                                                                                                                                                                                                            object.listPresences,
                                                                                                                                                                                                                                                                                                                           )
                                                                                                                                                                                                                                                                                                                         ? {
                                                                                                                                                                                                                                                                                                                             $case:
-                                                                                                                                                                                                                                                                                                                              'activateSession',
-                                                                                                                                                                                                                                                                                                                            activateSession:
-                                                                                                                                                                                                                                                                                                                              ActivateSession.fromJSON(
-                                                                                                                                                                                                                                                                                                                                object.activateSession,
+                                                                                                                                                                                                                                                                                                                              'listPresences',
+                                                                                                                                                                                                                                                                                                                            listPresences:
+                                                                                                                                                                                                                                                                                                                              GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                                object.listPresences,
                                                                                                                                                                                                                                                                                                                               ),
                                                                                                                                                                                                                                                                                                                           }
                                                                                                                                                                                                                                                                                                                         : isSet(
-                                                                                                                                                                                                                                                                                                                              object.activate_session,
+                                                                                                                                                                                                                                                                                                                              object.list_presences,
                                                                                                                                                                                                                                                                                                                             )
                                                                                                                                                                                                                                                                                                                           ? {
                                                                                                                                                                                                                                                                                                                               $case:
-                                                                                                                                                                                                                                                                                                                                'activateSession',
-                                                                                                                                                                                                                                                                                                                              activateSession:
-                                                                                                                                                                                                                                                                                                                                ActivateSession.fromJSON(
-                                                                                                                                                                                                                                                                                                                                  object.activate_session,
+                                                                                                                                                                                                                                                                                                                                'listPresences',
+                                                                                                                                                                                                                                                                                                                              listPresences:
+                                                                                                                                                                                                                                                                                                                                GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                                  object.list_presences,
                                                                                                                                                                                                                                                                                                                                 ),
                                                                                                                                                                                                                                                                                                                             }
                                                                                                                                                                                                                                                                                                                           : isSet(
-                                                                                                                                                                                                                                                                                                                                object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                                object.activateSession,
                                                                                                                                                                                                                                                                                                                               )
                                                                                                                                                                                                                                                                                                                             ? {
                                                                                                                                                                                                                                                                                                                                 $case:
-                                                                                                                                                                                                                                                                                                                                  'nodeLeft',
-                                                                                                                                                                                                                                                                                                                                nodeLeft:
-                                                                                                                                                                                                                                                                                                                                  NodeLeft.fromJSON(
-                                                                                                                                                                                                                                                                                                                                    object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                                  'activateSession',
+                                                                                                                                                                                                                                                                                                                                activateSession:
+                                                                                                                                                                                                                                                                                                                                  ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                                    object.activateSession,
                                                                                                                                                                                                                                                                                                                                   ),
                                                                                                                                                                                                                                                                                                                               }
                                                                                                                                                                                                                                                                                                                             : isSet(
-                                                                                                                                                                                                                                                                                                                                  object.node_left,
+                                                                                                                                                                                                                                                                                                                                  object.activate_session,
                                                                                                                                                                                                                                                                                                                                 )
                                                                                                                                                                                                                                                                                                                               ? {
                                                                                                                                                                                                                                                                                                                                   $case:
-                                                                                                                                                                                                                                                                                                                                    'nodeLeft',
-                                                                                                                                                                                                                                                                                                                                  nodeLeft:
-                                                                                                                                                                                                                                                                                                                                    NodeLeft.fromJSON(
-                                                                                                                                                                                                                                                                                                                                      object.node_left,
+                                                                                                                                                                                                                                                                                                                                    'activateSession',
+                                                                                                                                                                                                                                                                                                                                  activateSession:
+                                                                                                                                                                                                                                                                                                                                    ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                                      object.activate_session,
                                                                                                                                                                                                                                                                                                                                     ),
                                                                                                                                                                                                                                                                                                                                 }
                                                                                                                                                                                                                                                                                                                               : isSet(
-                                                                                                                                                                                                                                                                                                                                    object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                    object.nodeLeft,
                                                                                                                                                                                                                                                                                                                                   )
                                                                                                                                                                                                                                                                                                                                 ? {
                                                                                                                                                                                                                                                                                                                                     $case:
-                                                                                                                                                                                                                                                                                                                                      'voiceStateChange',
-                                                                                                                                                                                                                                                                                                                                    voiceStateChange:
-                                                                                                                                                                                                                                                                                                                                      VoiceStateChange.fromJSON(
-                                                                                                                                                                                                                                                                                                                                        object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                      'nodeLeft',
+                                                                                                                                                                                                                                                                                                                                    nodeLeft:
+                                                                                                                                                                                                                                                                                                                                      NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                                        object.nodeLeft,
                                                                                                                                                                                                                                                                                                                                       ),
                                                                                                                                                                                                                                                                                                                                   }
                                                                                                                                                                                                                                                                                                                                 : isSet(
-                                                                                                                                                                                                                                                                                                                                      object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                      object.node_left,
                                                                                                                                                                                                                                                                                                                                     )
                                                                                                                                                                                                                                                                                                                                   ? {
                                                                                                                                                                                                                                                                                                                                       $case:
-                                                                                                                                                                                                                                                                                                                                        'voiceStateChange',
-                                                                                                                                                                                                                                                                                                                                      voiceStateChange:
-                                                                                                                                                                                                                                                                                                                                        VoiceStateChange.fromJSON(
-                                                                                                                                                                                                                                                                                                                                          object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                        'nodeLeft',
+                                                                                                                                                                                                                                                                                                                                      nodeLeft:
+                                                                                                                                                                                                                                                                                                                                        NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                                          object.node_left,
                                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                                     }
                                                                                                                                                                                                                                                                                                                                   : isSet(
-                                                                                                                                                                                                                                                                                                                                        object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                        object.voiceStateChange,
                                                                                                                                                                                                                                                                                                                                       )
                                                                                                                                                                                                                                                                                                                                     ? {
                                                                                                                                                                                                                                                                                                                                         $case:
-                                                                                                                                                                                                                                                                                                                                          'voiceRoomMoved',
-                                                                                                                                                                                                                                                                                                                                        voiceRoomMoved:
-                                                                                                                                                                                                                                                                                                                                          VoiceRoomMoved.fromJSON(
-                                                                                                                                                                                                                                                                                                                                            object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                          'voiceStateChange',
+                                                                                                                                                                                                                                                                                                                                        voiceStateChange:
+                                                                                                                                                                                                                                                                                                                                          VoiceStateChange.fromJSON(
+                                                                                                                                                                                                                                                                                                                                            object.voiceStateChange,
                                                                                                                                                                                                                                                                                                                                           ),
                                                                                                                                                                                                                                                                                                                                       }
                                                                                                                                                                                                                                                                                                                                     : isSet(
-                                                                                                                                                                                                                                                                                                                                          object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                          object.voice_state_change,
                                                                                                                                                                                                                                                                                                                                         )
                                                                                                                                                                                                                                                                                                                                       ? {
                                                                                                                                                                                                                                                                                                                                           $case:
-                                                                                                                                                                                                                                                                                                                                            'voiceRoomMoved',
-                                                                                                                                                                                                                                                                                                                                          voiceRoomMoved:
-                                                                                                                                                                                                                                                                                                                                            VoiceRoomMoved.fromJSON(
-                                                                                                                                                                                                                                                                                                                                              object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                            'voiceStateChange',
+                                                                                                                                                                                                                                                                                                                                          voiceStateChange:
+                                                                                                                                                                                                                                                                                                                                            VoiceStateChange.fromJSON(
+                                                                                                                                                                                                                                                                                                                                              object.voice_state_change,
                                                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                                                         }
-                                                                                                                                                                                                                                                                                                                                      : undefined,
+                                                                                                                                                                                                                                                                                                                                      : isSet(
+                                                                                                                                                                                                                                                                                                                                            object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                          )
+                                                                                                                                                                                                                                                                                                                                        ? {
+                                                                                                                                                                                                                                                                                                                                            $case:
+                                                                                                                                                                                                                                                                                                                                              'voiceRoomMoved',
+                                                                                                                                                                                                                                                                                                                                            voiceRoomMoved:
+                                                                                                                                                                                                                                                                                                                                              VoiceRoomMoved.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                              ),
+                                                                                                                                                                                                                                                                                                                                          }
+                                                                                                                                                                                                                                                                                                                                        : isSet(
+                                                                                                                                                                                                                                                                                                                                              object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                            )
+                                                                                                                                                                                                                                                                                                                                          ? {
+                                                                                                                                                                                                                                                                                                                                              $case:
+                                                                                                                                                                                                                                                                                                                                                'voiceRoomMoved',
+                                                                                                                                                                                                                                                                                                                                              voiceRoomMoved:
+                                                                                                                                                                                                                                                                                                                                                VoiceRoomMoved.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                  object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                                ),
+                                                                                                                                                                                                                                                                                                                                            }
+                                                                                                                                                                                                                                                                                                                                          : undefined,
     };
   },
 
@@ -3108,6 +3156,8 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.commandIndex = CommandIndex.toJSON(message.command.commandIndex);
     } else if (message.command?.$case === 'commandPermissions') {
       obj.commandPermissions = CommandPermissions.toJSON(message.command.commandPermissions);
+    } else if (message.command?.$case === 'bulkBan') {
+      obj.bulkBan = BulkBan.toJSON(message.command.bulkBan);
     } else if (message.command?.$case === 'memberPresence') {
       obj.memberPresence = MemberPresence.toJSON(message.command.memberPresence);
     } else if (message.command?.$case === 'listPresences') {
@@ -3727,6 +3777,12 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             $case: 'commandPermissions',
             commandPermissions: CommandPermissions.fromPartial(object.command.commandPermissions),
           };
+        }
+        break;
+      }
+      case 'bulkBan': {
+        if (object.command?.bulkBan !== undefined && object.command?.bulkBan !== null) {
+          message.command = { $case: 'bulkBan', bulkBan: BulkBan.fromPartial(object.command.bulkBan) };
         }
         break;
       }
@@ -6097,6 +6153,236 @@ export const BanTarget: MessageFns<BanTarget> = {
   },
 };
 
+function createBaseBulkBan(): BulkBan {
+  return { caller: undefined, body: '', userJson: {} };
+}
+
+export const BulkBan: MessageFns<BulkBan> = {
+  encode(message: BulkBan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.body !== '') {
+      writer.uint32(18).string(message.body);
+    }
+    globalThis.Object.entries(message.userJson).forEach(([key, value]: [string, string]) => {
+      BulkBan_UserJsonEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkBan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkBan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = BulkBan_UserJsonEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.userJson[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkBan {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+      userJson: isObject(object.userJson)
+        ? (globalThis.Object.entries(object.userJson) as [string, any][]).reduce(
+            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+              globalThis.Object.defineProperty(acc, key, {
+                value: globalThis.String(value),
+                enumerable: true,
+                configurable: true,
+                writable: true,
+              });
+              return acc;
+            },
+            {},
+          )
+        : isObject(object.user_json)
+          ? (globalThis.Object.entries(object.user_json) as [string, any][]).reduce(
+              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+                globalThis.Object.defineProperty(acc, key, {
+                  value: globalThis.String(value),
+                  enumerable: true,
+                  configurable: true,
+                  writable: true,
+                });
+                return acc;
+              },
+              {},
+            )
+          : {},
+    };
+  },
+
+  toJSON(message: BulkBan): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    if (message.userJson) {
+      const entries = globalThis.Object.entries(message.userJson) as [string, string][];
+      if (entries.length > 0) {
+        obj.userJson = {};
+        entries.forEach(([k, v]) => {
+          obj.userJson[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkBan>): BulkBan {
+    return BulkBan.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkBan>): BulkBan {
+    const message = createBaseBulkBan();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.body = object.body ?? '';
+    message.userJson = (globalThis.Object.entries(object.userJson ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseBulkBan_UserJsonEntry(): BulkBan_UserJsonEntry {
+  return { key: '', value: '' };
+}
+
+export const BulkBan_UserJsonEntry: MessageFns<BulkBan_UserJsonEntry> = {
+  encode(message: BulkBan_UserJsonEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== '') {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkBan_UserJsonEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkBan_UserJsonEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BulkBan_UserJsonEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? globalThis.String(object.value) : '',
+    };
+  },
+
+  toJSON(message: BulkBan_UserJsonEntry): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.value !== '') {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BulkBan_UserJsonEntry>): BulkBan_UserJsonEntry {
+    return BulkBan_UserJsonEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkBan_UserJsonEntry>): BulkBan_UserJsonEntry {
+    const message = createBaseBulkBan_UserJsonEntry();
+    message.key = object.key ?? '';
+    message.value = object.value ?? '';
+    return message;
+  },
+};
+
 function createBasePruneRequest(): PruneRequest {
   return { caller: undefined, days: 0, includeRoles: [], computePruneCount: false };
 }
@@ -7901,6 +8187,10 @@ export type DeepPartial<T> = T extends Builtin
         : T extends {}
           ? { [K in keyof T]?: DeepPartial<T[K]> }
           : Partial<T>;
+
+function isObject(value: any): boolean {
+  return typeof value === 'object' && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
