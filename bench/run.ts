@@ -169,8 +169,8 @@ async function main(): Promise<void> {
       `\nFan-out at ${sessions} sessions: chorus p50 ${fmt(chorusRun.p50, 2)} ms p99 ${fmt(chorusRun.p99, 2)} ms (missing ${chorusRun.missing}) ` +
         `| baseline p50 ${fmt(baseRun.p50, 2)} ms p99 ${fmt(baseRun.p99, 2)} ms | p99 ratio ${fmt(chorusRun.p99 / baseRun.p99, 2)}x` +
         `\n  RSS per idle session: chorus ${fmt(perSession / 1024)} KB | baseline ${fmt(basePerSession / 1024)} KB` +
-        ` | ratio ${fmt(perSession / basePerSession, 1)}x (a few MB of heap noise dominate at this count: the` +
-        ' connect storm below reads it over 10,000 settled sessions)',
+        ` | ratio ${fmt(perSession / basePerSession, 1)}x (at this count the heap left by the rows before weighs in:` +
+        ' the connect storm below reads it over 10,000 settled sessions)',
     );
   }
   results.fanout = fanout;
