@@ -130,6 +130,52 @@ describe('bans and prune', () => {
     await fails(h.api, 'GET', `/channels/${second.id}/messages/${spam[2]?.id ?? ''}`, target.owner, 404, 10_008);
   });
 
+  it("purges past one page of history, deleting the banned user's messages among others' page by page", async () => {
+    const victim = await member(h.api, target, 'flooder');
+    const channel = await api<{ id: string }>(h.api, 'POST', `/guilds/${target.guild.id}/channels`, {
+      token: target.owner.token,
+      body: { name: 'flooded', type: 0 },
+      expect: 201,
+    });
+    const flood: string[] = [];
+    for (let index = 0; index < 150; index += 1) {
+      const author = index % 5 === 4 ? plain : victim; // 120 by the victim, 30 by another member
+      const message = await api<{ id: string }>(h.api, 'POST', `/channels/${channel.id}/messages`, {
+        token: author.token,
+        body: { content: `flood ${index}` },
+      });
+      if (author === victim) flood.push(message.id);
+    }
+    const socket = await connect(h.gatewayUrl, target.owner);
+    try {
+      await guildReady(socket, target.guild.id);
+      const from = socket.frames.length;
+      await api(h.api, 'PUT', `${bansPath()}/${victim.id}`, {
+        token: banner.token,
+        body: { delete_message_days: 1 },
+        expect: 204,
+      });
+      const deleted = new Set<string>();
+      while (deleted.size < flood.length) {
+        const event = await socket.waitForDispatch<{ ids: string[]; channel_id: string }>(
+          'MESSAGE_DELETE_BULK',
+          (d) => d.channel_id === channel.id && d.ids.some((id) => !deleted.has(id)),
+          { from },
+        );
+        assert.ok(event.d.ids.length <= 100, 'an event carries at most 100 ids');
+        for (const id of event.d.ids) deleted.add(id);
+      }
+      assert.deepEqual([...deleted].sort(), [...flood].sort());
+    } finally {
+      await socket.close();
+    }
+    const left = await api<{ author: { id: string } }[]>(h.api, 'GET', `/channels/${channel.id}/messages?limit=100`, {
+      token: target.owner.token,
+    });
+    assert.equal(left.length, 30);
+    assert.ok(left.every((message) => message.author.id === plain.id));
+  });
+
   it("keeps the banned user's messages when the ban does not ask to delete them", async () => {
     const victim = await member(h.api, target, 'quiet');
     const message = await api<{ id: string }>(h.api, 'POST', `/channels/${target.textChannelId}/messages`, {
