@@ -2,12 +2,20 @@ import type { Router } from '@koa/router';
 import type { Caller } from '../../../proto/gen/chorus/v1/common.js';
 import { UnknownEntityError, ValidationError } from '../../domain/errors.js';
 import { Permission } from '../../domain/permissions.js';
-import { isSnowflake } from '../../domain/snowflake.js';
+import { compareSnowflakes, isSnowflake } from '../../domain/snowflake.js';
 import { Right } from '../../domain/rights.js';
 import type { EdgeContext, EdgeDeps, EdgeState } from '../EdgeDeps.js';
-import { intQuery, requireRight, snowflakeParam, validBody } from '../routeKit.js';
-import { auditLogReason, guildRoute, publicUserJson } from './guildRouteKit.js';
-import { guildProbe } from './permissionFirst.js';
+import {
+  intQuery,
+  requireCaller,
+  requireRight,
+  sendJson,
+  snowflakeParam,
+  snowflakeQuery,
+  validBody,
+} from '../routeKit.js';
+import { askGuild, auditLogReason, guildRoute, publicUserJson, replyText } from './guildRouteKit.js';
+import { guildProbe, permissionFirst } from './permissionFirst.js';
 
 /** include_roles as Discord takes it: a comma-separated query value, or an array in the body. */
 function roleList(raw: unknown): string[] {
@@ -19,6 +27,30 @@ function roleList(raw: unknown): string[] {
   return values;
 }
 
+/** Discord's page of bans: 1000 at most and by default. */
+const BANS_PAGE_MAX = 1000;
+
+/** The banned user's id of a ban as the Guild lists it. */
+function bannedId(ban: unknown): string {
+  const user = (ban as { user?: { id?: unknown } } | null)?.user;
+  return typeof user?.id === 'string' ? user.id : '';
+}
+
+/**
+ * A page of bans as Discord pages them, in user id order: the `limit` right after `after`, or right before
+ * `before`, or the first ones.
+ */
+function banPage(bans: unknown[], page: { limit: number; before: string; after: string }): unknown[] {
+  const ordered = [...bans].sort((a, b) => compareSnowflakes(bannedId(a), bannedId(b)));
+  if (page.after !== '') {
+    return ordered.filter((ban) => compareSnowflakes(bannedId(ban), page.after) > 0).slice(0, page.limit);
+  }
+  if (page.before !== '') {
+    return ordered.filter((ban) => compareSnowflakes(bannedId(ban), page.before) < 0).slice(-page.limit);
+  }
+  return ordered.slice(0, page.limit);
+}
+
 /** Bans and prune. */
 export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   const banTarget = (ctx: EdgeContext, caller: Caller) => ({
@@ -26,9 +58,21 @@ export function moderationRoutes(router: Router<EdgeState>, deps: EdgeDeps): voi
     userId: snowflakeParam(ctx, 'user_id'),
     body: '',
   });
+  // The Guild lists every ban (it checks BAN_MEMBERS); the edge pages them, after a refusal if there is one.
   router.get(
     '/guilds/:guild_id/bans',
-    guildRoute(deps, (_ctx, caller) => ({ $case: 'listBans', listBans: { caller, targetId: '', withCounts: false } })),
+    permissionFirst(guildProbe(deps, Permission.BAN_MEMBERS), async (ctx) => {
+      const caller = await requireCaller(ctx, deps);
+      const page = {
+        limit: intQuery(ctx, 'limit', BANS_PAGE_MAX, 1, BANS_PAGE_MAX),
+        before: snowflakeQuery(ctx, 'before'),
+        after: snowflakeQuery(ctx, 'after'),
+      };
+      const listBans = { caller, targetId: '', withCounts: false };
+      const reply = await askGuild(deps, snowflakeParam(ctx, 'guild_id'), { $case: 'listBans', listBans });
+      const bans: unknown = JSON.parse(replyText(reply));
+      sendJson(ctx, JSON.stringify(Array.isArray(bans) ? banPage(bans, page) : []));
+    }),
   );
   router.get(
     '/guilds/:guild_id/bans/:user_id',

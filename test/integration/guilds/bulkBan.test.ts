@@ -117,6 +117,28 @@ describe('POST /guilds/{id}/bulk-ban', () => {
     await fails(h.api, 'GET', `/guilds/${target.guild.id}/bans/${victim.id}`, moderator, 404, 10_026);
   });
 
+  it('pages GET /bans in user id order with limit, after and before, as Discord does', async () => {
+    const own = await createGuild(h.api, await registerUser(h.api, 'pager'));
+    const users = await Promise.all([1, 2, 3, 4, 5].map((n) => registerUser(h.api, `banned${n}`)));
+    await api(h.api, 'POST', `/guilds/${own.guild.id}/bulk-ban`, {
+      token: own.owner.token,
+      body: { user_ids: users.map((user) => user.id) },
+    });
+    const ids = users.map((user) => user.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+    const page = async (query: string) =>
+      (
+        await api<{ user: { id: string } }[]>(h.api, 'GET', `/guilds/${own.guild.id}/bans${query}`, {
+          token: own.owner.token,
+        })
+      ).map((ban) => ban.user.id);
+    assert.deepEqual(await page(''), ids);
+    assert.deepEqual(await page('?limit=2'), ids.slice(0, 2));
+    assert.deepEqual(await page(`?limit=2&after=${ids[1] ?? ''}`), ids.slice(2, 4));
+    assert.deepEqual(await page(`?limit=2&before=${ids[4] ?? ''}`), ids.slice(2, 4));
+    await fails(h.api, 'GET', `/guilds/${own.guild.id}/bans?limit=0`, own.owner, 400, 50_035);
+    await fails(h.api, 'GET', `/guilds/${own.guild.id}/bans?limit=0`, moderator, 404, 10_004);
+  });
+
   it('refuses more than 200 users, ids that are not snowflakes and a delete window over 7 days (50035)', async () => {
     const many = Array.from({ length: 201 }, (_, index) => String(100_000_000_000_000_000n + BigInt(index)));
     const tooMany = await fails(h.api, 'POST', path(), moderator, 400, 50_035, { user_ids: many });
