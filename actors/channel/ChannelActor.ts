@@ -19,6 +19,7 @@ import { createMessage } from './messageCreate.js';
 import { bulkDelete, deleteMessage, editMessage, getMessage, listMessages } from './messageCommands.js';
 import { acknowledge, listPins, pin, typing, unpin } from './pinCommands.js';
 import { purgeAuthor } from './authorPurge.js';
+import { crosspost } from './crosspost.js';
 import { addReaction, listReactionUsers, removeAllReactions, removeReaction } from './reactionCommands.js';
 import { addRecipient, removeRecipient } from './recipientCommands.js';
 import { createInteraction, interactionTimeout } from './interactionCreate.js';
@@ -112,6 +113,7 @@ const SCOPED_HANDLERS: HandlerTable<ScopedCase, ChannelScope, ChannelReply> = {
   interactionWebhook,
   interactionTimeout,
   purgeAuthor,
+  crosspost,
   checkPermission: async (scope, request) => {
     requireAnyOf(await scope.access(request.caller), request.anyOf);
     return EMPTY_REPLY;

@@ -118,6 +118,13 @@ export function messageRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
     })),
   );
   router.post(
+    '/channels/:channel_id/messages/:message_id/crosspost',
+    channelRoute(deps, (ctx, caller) => ({
+      $case: 'crosspost',
+      crosspost: { caller, messageId: snowflakeParam(ctx, 'message_id'), body: '' },
+    })),
+  );
+  router.post(
     '/channels/:channel_id/messages/:message_id/ack',
     channelRoute(
       deps,

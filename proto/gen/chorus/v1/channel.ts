@@ -84,7 +84,9 @@ export interface ChannelCommand {
      * Guild -> Channel (tell): a ban with delete_message_seconds (the Guild checked BAN_MEMBERS); deletes the
      * banned users' messages here newer than since_id, with MESSAGE_DELETE_BULK.
      */
-    | { $case: 'purgeAuthor'; purgeAuthor: PurgeAuthor }
+    | { $case: 'purgeAuthor'; purgeAuthor: PurgeAuthor } //
+    /** POST /channels/{id}/messages/{message_id}/crosspost (announcement channels). */
+    | { $case: 'crosspost'; crosspost: MessageTarget }
     | undefined;
 }
 
@@ -354,6 +356,9 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
         break;
       case 'purgeAuthor':
         PurgeAuthor.encode(message.command.purgeAuthor, writer.uint32(298).fork()).join();
+        break;
+      case 'crosspost':
+        MessageTarget.encode(message.command.crosspost, writer.uint32(306).fork()).join();
         break;
     }
     return writer;
@@ -708,6 +713,14 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
             }
 
             message.command = { $case: 'purgeAuthor', purgeAuthor: PurgeAuthor.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 38: {
+            if (tag !== 306) {
+              break;
+            }
+
+            message.command = { $case: 'crosspost', crosspost: MessageTarget.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -1203,7 +1216,18 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
                                                                                                                                                       object.purge_author,
                                                                                                                                                     ),
                                                                                                                                                 }
-                                                                                                                                              : undefined,
+                                                                                                                                              : isSet(
+                                                                                                                                                    object.crosspost,
+                                                                                                                                                  )
+                                                                                                                                                ? {
+                                                                                                                                                    $case:
+                                                                                                                                                      'crosspost',
+                                                                                                                                                    crosspost:
+                                                                                                                                                      MessageTarget.fromJSON(
+                                                                                                                                                        object.crosspost,
+                                                                                                                                                      ),
+                                                                                                                                                  }
+                                                                                                                                                : undefined,
     };
   },
 
@@ -1283,6 +1307,8 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       obj.interactionTimeout = InteractionTimeout.toJSON(message.command.interactionTimeout);
     } else if (message.command?.$case === 'purgeAuthor') {
       obj.purgeAuthor = PurgeAuthor.toJSON(message.command.purgeAuthor);
+    } else if (message.command?.$case === 'crosspost') {
+      obj.crosspost = MessageTarget.toJSON(message.command.crosspost);
     }
     return obj;
   },
@@ -1587,6 +1613,12 @@ export const ChannelCommand: MessageFns<ChannelCommand> = {
       case 'purgeAuthor': {
         if (object.command?.purgeAuthor !== undefined && object.command?.purgeAuthor !== null) {
           message.command = { $case: 'purgeAuthor', purgeAuthor: PurgeAuthor.fromPartial(object.command.purgeAuthor) };
+        }
+        break;
+      }
+      case 'crosspost': {
+        if (object.command?.crosspost !== undefined && object.command?.crosspost !== null) {
+          message.command = { $case: 'crosspost', crosspost: MessageTarget.fromPartial(object.command.crosspost) };
         }
         break;
       }
