@@ -1,5 +1,6 @@
 import type { GuildReply, GuildRequest, MemberTarget, PutMember } from '../../proto/gen/chorus/v1/guild.js';
-import { MissingPermissionsError, ValidationError } from '../../src/domain/errors.js';
+import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
+import { compareSnowflakes } from '../../src/domain/snowflake.js';
 import { Permission, hasAll } from '../../src/domain/permissions.js';
 import { Right, hasRight } from '../../src/domain/rights.js';
 import type { MemberRecord } from '../runtime/ports/records.js';
@@ -51,6 +52,21 @@ export function roleMemberCounts(rt: GuildRuntime, request: GuildRequest): Guild
     for (const roleId of member.roles) if (roleId in counts) counts[roleId] = (counts[roleId] ?? 0) + 1;
   }
   return jsonReply(counts);
+}
+
+/** Member ids role_member_ids answers at most (Discord's client route). */
+const ROLE_MEMBER_IDS_MAX = 100;
+
+/** role_member_ids (members): up to 100 ids of the members holding the role, in id order; 404 10011 for no role. */
+export function roleMemberIds(rt: GuildRuntime, request: GuildRequest): GuildReply {
+  const state = rt.state;
+  requireMember(state, callerId(request.caller));
+  if (!state.roles.has(request.targetId)) throw new UnknownEntityError('role');
+  const holders = [...state.members.values()]
+    .filter((member) => request.targetId === state.id || member.roles.includes(request.targetId))
+    .map((member) => member.user_id)
+    .sort(compareSnowflakes);
+  return jsonReply(holders.slice(0, ROLE_MEMBER_IDS_MAX));
 }
 
 function profileJson(guildId: string, member: MemberRecord): Record<string, unknown> {

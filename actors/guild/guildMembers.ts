@@ -1,4 +1,10 @@
-import type { GuildReply, ListMembers, MemberRoleTarget, MemberTarget } from '../../proto/gen/chorus/v1/guild.js';
+import type {
+  GuildReply,
+  ListMembers,
+  MemberRoleTarget,
+  MemberTarget,
+  RoleMembers,
+} from '../../proto/gen/chorus/v1/guild.js';
 import { MissingPermissionsError, UnknownEntityError, ValidationError } from '../../src/domain/errors.js';
 import { ALL_PERMISSIONS, Permission, hasAll } from '../../src/domain/permissions.js';
 import { compareSnowflakes } from '../../src/domain/snowflake.js';
@@ -6,7 +12,7 @@ import type { MemberRecord, RoleRecord } from '../runtime/ports/records.js';
 import type { GuildRuntime } from './GuildRuntime.js';
 import { callerId, emptyReply, jsonReply } from './GuildRuntime.js';
 import type { GuildState } from './GuildState.js';
-import { memberEventJson, memberJson } from './guildJson.js';
+import { memberEventJson, memberJson, type JsonObject } from './guildJson.js';
 import {
   canManageRole,
   memberPermissions,
@@ -15,7 +21,7 @@ import {
   requireMember,
 } from './guildPermissions.js';
 import { bodyOf } from '../../src/contract/bodyOf.js';
-import { MemberChangeSchema } from '../../src/contract/index.js';
+import { MemberChangeSchema, RoleMembersSchema } from '../../src/contract/index.js';
 import { moveMember, requireMoveTarget, requireVoiceState, voiceMemberChanged } from './guildVoice.js';
 
 /** Longest timeout Discord allows (28 days). */
@@ -166,6 +172,29 @@ export async function addMemberRole(rt: GuildRuntime, target: MemberRoleTarget):
 /** remove_member_role (MANAGE_ROLES, hierarchy): idempotent. */
 export async function removeMemberRole(rt: GuildRuntime, target: MemberRoleTarget): Promise<GuildReply> {
   return changeMemberRole(rt, target, false);
+}
+
+/**
+ * add_role_members (MANAGE_ROLES, a role below the actor's top one): gives the role to each listed member (ids of
+ * non-members are passed over) and answers those members by id, as Discord's client route does.
+ */
+export async function addRoleMembers(rt: GuildRuntime, request: RoleMembers): Promise<GuildReply> {
+  const state = rt.state;
+  const actorId = callerId(request.caller);
+  requireGuildPermission(state, actorId, Permission.MANAGE_ROLES);
+  assignableRole(state, actorId, request.roleId);
+  const body = bodyOf(RoleMembersSchema, request.body);
+  const members: Record<string, JsonObject> = {};
+  for (const userId of new Set(body.member_ids)) {
+    const member = state.members.get(userId);
+    if (!member) continue;
+    const updated = member.roles.includes(request.roleId)
+      ? member
+      : { ...member, roles: [...member.roles, request.roleId] };
+    if (updated !== member) await saveMember(rt, updated);
+    members[userId] = memberJson(updated);
+  }
+  return jsonReply(members);
 }
 
 async function changeMemberRole(rt: GuildRuntime, target: MemberRoleTarget, add: boolean): Promise<GuildReply> {

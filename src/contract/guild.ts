@@ -178,6 +178,14 @@ export const RolePositionUpdateSchema = boundedArray(closedObject({ id: snowflak
 /** Validated RolePositionUpdateSchema body. */
 export type RolePositionUpdateBody = Static<typeof RolePositionUpdateSchema>;
 
+/** Members one PATCH /guilds/{id}/roles/{role_id}/members gives the role to (a Discord client route). */
+export const ROLE_MEMBERS_MAX = 100;
+
+/** PATCH /guilds/{id}/roles/{role_id}/members body: the members to give the role. */
+export const RoleMembersSchema = closedObject({
+  member_ids: boundedArray(snowflake(), { maxItems: ROLE_MEMBERS_MAX }),
+});
+
 /**
  * POST /channels/{id}/invites body; target_type also takes an integer, as Discord clients send it, and
  * both target fields may be null (discord.js sends null for "no target").

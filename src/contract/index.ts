@@ -60,6 +60,7 @@ export const schemas = {
   RoleModifySchema: guild.RoleModifySchema,
   RoleCreateSchema: guild.RoleCreateSchema,
   RolePositionUpdateSchema: guild.RolePositionUpdateSchema,
+  RoleMembersSchema: guild.RoleMembersSchema,
   MemberChangeSchema: guild.MemberChangeSchema,
   MemberChangeProfileSchema: guild.MemberChangeProfileSchema,
   MemberNickChangeSchema: guild.MemberNickChangeSchema,

@@ -6,7 +6,7 @@ import { bodyFor, requireCaller, sendReply, snowflakeParam, validBody } from '..
 import { askGuild, guildRoute } from './guildRouteKit.js';
 import { guildProbe, permissionFirst } from './permissionFirst.js';
 
-/** Guild roles: list, create, reorder, get, modify, delete. */
+/** Guild roles: list, create, reorder, get, modify, delete, their holders. */
 export function roleRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
   router.get(
     '/guilds/:guild_id/roles',
@@ -40,6 +40,29 @@ export function roleRoutes(router: Router<EdgeState>, deps: EdgeDeps): void {
       $case: 'listRoles',
       listRoles: { caller, targetId: snowflakeParam(ctx, 'role_id'), withCounts: false },
     })),
+  );
+  // The Discord client's role screens: who holds a role, and giving it to several members at once.
+  router.get(
+    '/guilds/:guild_id/roles/:role_id/member-ids',
+    guildRoute(deps, (ctx, caller) => ({
+      $case: 'roleMemberIds',
+      roleMemberIds: { caller, targetId: snowflakeParam(ctx, 'role_id'), withCounts: false },
+    })),
+  );
+  router.patch(
+    '/guilds/:guild_id/roles/:role_id/members',
+    guildRoute(
+      deps,
+      (ctx, caller) => ({
+        $case: 'addRoleMembers',
+        addRoleMembers: {
+          caller,
+          roleId: snowflakeParam(ctx, 'role_id'),
+          body: bodyFor(ctx, 'RoleMembersSchema'),
+        },
+      }),
+      { needs: Permission.MANAGE_ROLES },
+    ),
   );
   // A role's icon is served at /role-icons/{role_id}/{hash}.png. A role created with an icon keeps only
   // the hash: its id is the actor's, so the edge cannot store the bytes under it beforehand.

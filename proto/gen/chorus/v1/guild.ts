@@ -122,6 +122,10 @@ export interface GuildCommand {
     | { $case: 'commandPermissions'; commandPermissions: CommandPermissions } //
     /** POST /guilds/{id}/bulk-ban (BAN_MEMBERS and MANAGE_GUILD): up to 200 users at once. */
     | { $case: 'bulkBan'; bulkBan: BulkBan } //
+    /** GET /guilds/{id}/roles/{role_id}/member-ids (members): target_id is the role. */
+    | { $case: 'roleMemberIds'; roleMemberIds: GuildRequest } //
+    /** PATCH /guilds/{id}/roles/{role_id}/members (MANAGE_ROLES, hierarchy): gives the role to several members. */
+    | { $case: 'addRoleMembers'; addRoleMembers: RoleMembers } //
     /** User -> Guild (tell): a member's public presence changed; kept in memory, PRESENCE_UPDATE fanned out. */
     | { $case: 'memberPresence'; memberPresence: MemberPresence } //
     /** Session -> Guild (members): the presences of the members who are not offline (op 8 presences, op 14 groups). */
@@ -293,6 +297,13 @@ export interface BanTarget {
   userId: string;
   body: string;
   userJson: string;
+}
+
+export interface RoleMembers {
+  caller?: Caller | undefined;
+  roleId: string;
+  /** The RoleMembersSchema body. */
+  body: string;
 }
 
 export interface BulkBan {
@@ -679,6 +690,12 @@ export const GuildCommand: MessageFns<GuildCommand> = {
         break;
       case 'bulkBan':
         BulkBan.encode(message.command.bulkBan, writer.uint32(618).fork()).join();
+        break;
+      case 'roleMemberIds':
+        GuildRequest.encode(message.command.roleMemberIds, writer.uint32(626).fork()).join();
+        break;
+      case 'addRoleMembers':
+        RoleMembers.encode(message.command.addRoleMembers, writer.uint32(634).fork()).join();
         break;
       case 'memberPresence':
         MemberPresence.encode(message.command.memberPresence, writer.uint32(722).fork()).join();
@@ -1392,6 +1409,22 @@ export const GuildCommand: MessageFns<GuildCommand> = {
             }
 
             message.command = { $case: 'bulkBan', bulkBan: BulkBan.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 78: {
+            if (tag !== 626) {
+              break;
+            }
+
+            message.command = { $case: 'roleMemberIds', roleMemberIds: GuildRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 79: {
+            if (tag !== 634) {
+              break;
+            }
+
+            message.command = { $case: 'addRoleMembers', addRoleMembers: RoleMembers.decode(reader, reader.uint32()) };
             continue;
           }
           case 90: {
@@ -2867,138 +2900,182 @@ export const GuildCommand: MessageFns<GuildCommand> = {
                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                     }
                                                                                                                                                                                                                                                                                                                   : isSet(
-                                                                                                                                                                                                                                                                                                                        object.memberPresence,
+                                                                                                                                                                                                                                                                                                                        object.roleMemberIds,
                                                                                                                                                                                                                                                                                                                       )
                                                                                                                                                                                                                                                                                                                     ? {
                                                                                                                                                                                                                                                                                                                         $case:
-                                                                                                                                                                                                                                                                                                                          'memberPresence',
-                                                                                                                                                                                                                                                                                                                        memberPresence:
-                                                                                                                                                                                                                                                                                                                          MemberPresence.fromJSON(
-                                                                                                                                                                                                                                                                                                                            object.memberPresence,
+                                                                                                                                                                                                                                                                                                                          'roleMemberIds',
+                                                                                                                                                                                                                                                                                                                        roleMemberIds:
+                                                                                                                                                                                                                                                                                                                          GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                            object.roleMemberIds,
                                                                                                                                                                                                                                                                                                                           ),
                                                                                                                                                                                                                                                                                                                       }
                                                                                                                                                                                                                                                                                                                     : isSet(
-                                                                                                                                                                                                                                                                                                                          object.member_presence,
+                                                                                                                                                                                                                                                                                                                          object.role_member_ids,
                                                                                                                                                                                                                                                                                                                         )
                                                                                                                                                                                                                                                                                                                       ? {
                                                                                                                                                                                                                                                                                                                           $case:
-                                                                                                                                                                                                                                                                                                                            'memberPresence',
-                                                                                                                                                                                                                                                                                                                          memberPresence:
-                                                                                                                                                                                                                                                                                                                            MemberPresence.fromJSON(
-                                                                                                                                                                                                                                                                                                                              object.member_presence,
+                                                                                                                                                                                                                                                                                                                            'roleMemberIds',
+                                                                                                                                                                                                                                                                                                                          roleMemberIds:
+                                                                                                                                                                                                                                                                                                                            GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                              object.role_member_ids,
                                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                                         }
                                                                                                                                                                                                                                                                                                                       : isSet(
-                                                                                                                                                                                                                                                                                                                            object.listPresences,
+                                                                                                                                                                                                                                                                                                                            object.addRoleMembers,
                                                                                                                                                                                                                                                                                                                           )
                                                                                                                                                                                                                                                                                                                         ? {
                                                                                                                                                                                                                                                                                                                             $case:
-                                                                                                                                                                                                                                                                                                                              'listPresences',
-                                                                                                                                                                                                                                                                                                                            listPresences:
-                                                                                                                                                                                                                                                                                                                              GuildRequest.fromJSON(
-                                                                                                                                                                                                                                                                                                                                object.listPresences,
+                                                                                                                                                                                                                                                                                                                              'addRoleMembers',
+                                                                                                                                                                                                                                                                                                                            addRoleMembers:
+                                                                                                                                                                                                                                                                                                                              RoleMembers.fromJSON(
+                                                                                                                                                                                                                                                                                                                                object.addRoleMembers,
                                                                                                                                                                                                                                                                                                                               ),
                                                                                                                                                                                                                                                                                                                           }
                                                                                                                                                                                                                                                                                                                         : isSet(
-                                                                                                                                                                                                                                                                                                                              object.list_presences,
+                                                                                                                                                                                                                                                                                                                              object.add_role_members,
                                                                                                                                                                                                                                                                                                                             )
                                                                                                                                                                                                                                                                                                                           ? {
                                                                                                                                                                                                                                                                                                                               $case:
-                                                                                                                                                                                                                                                                                                                                'listPresences',
-                                                                                                                                                                                                                                                                                                                              listPresences:
-                                                                                                                                                                                                                                                                                                                                GuildRequest.fromJSON(
-                                                                                                                                                                                                                                                                                                                                  object.list_presences,
+                                                                                                                                                                                                                                                                                                                                'addRoleMembers',
+                                                                                                                                                                                                                                                                                                                              addRoleMembers:
+                                                                                                                                                                                                                                                                                                                                RoleMembers.fromJSON(
+                                                                                                                                                                                                                                                                                                                                  object.add_role_members,
                                                                                                                                                                                                                                                                                                                                 ),
                                                                                                                                                                                                                                                                                                                             }
                                                                                                                                                                                                                                                                                                                           : isSet(
-                                                                                                                                                                                                                                                                                                                                object.activateSession,
+                                                                                                                                                                                                                                                                                                                                object.memberPresence,
                                                                                                                                                                                                                                                                                                                               )
                                                                                                                                                                                                                                                                                                                             ? {
                                                                                                                                                                                                                                                                                                                                 $case:
-                                                                                                                                                                                                                                                                                                                                  'activateSession',
-                                                                                                                                                                                                                                                                                                                                activateSession:
-                                                                                                                                                                                                                                                                                                                                  ActivateSession.fromJSON(
-                                                                                                                                                                                                                                                                                                                                    object.activateSession,
+                                                                                                                                                                                                                                                                                                                                  'memberPresence',
+                                                                                                                                                                                                                                                                                                                                memberPresence:
+                                                                                                                                                                                                                                                                                                                                  MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                                    object.memberPresence,
                                                                                                                                                                                                                                                                                                                                   ),
                                                                                                                                                                                                                                                                                                                               }
                                                                                                                                                                                                                                                                                                                             : isSet(
-                                                                                                                                                                                                                                                                                                                                  object.activate_session,
+                                                                                                                                                                                                                                                                                                                                  object.member_presence,
                                                                                                                                                                                                                                                                                                                                 )
                                                                                                                                                                                                                                                                                                                               ? {
                                                                                                                                                                                                                                                                                                                                   $case:
-                                                                                                                                                                                                                                                                                                                                    'activateSession',
-                                                                                                                                                                                                                                                                                                                                  activateSession:
-                                                                                                                                                                                                                                                                                                                                    ActivateSession.fromJSON(
-                                                                                                                                                                                                                                                                                                                                      object.activate_session,
+                                                                                                                                                                                                                                                                                                                                    'memberPresence',
+                                                                                                                                                                                                                                                                                                                                  memberPresence:
+                                                                                                                                                                                                                                                                                                                                    MemberPresence.fromJSON(
+                                                                                                                                                                                                                                                                                                                                      object.member_presence,
                                                                                                                                                                                                                                                                                                                                     ),
                                                                                                                                                                                                                                                                                                                                 }
                                                                                                                                                                                                                                                                                                                               : isSet(
-                                                                                                                                                                                                                                                                                                                                    object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                                    object.listPresences,
                                                                                                                                                                                                                                                                                                                                   )
                                                                                                                                                                                                                                                                                                                                 ? {
                                                                                                                                                                                                                                                                                                                                     $case:
-                                                                                                                                                                                                                                                                                                                                      'nodeLeft',
-                                                                                                                                                                                                                                                                                                                                    nodeLeft:
-                                                                                                                                                                                                                                                                                                                                      NodeLeft.fromJSON(
-                                                                                                                                                                                                                                                                                                                                        object.nodeLeft,
+                                                                                                                                                                                                                                                                                                                                      'listPresences',
+                                                                                                                                                                                                                                                                                                                                    listPresences:
+                                                                                                                                                                                                                                                                                                                                      GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                                        object.listPresences,
                                                                                                                                                                                                                                                                                                                                       ),
                                                                                                                                                                                                                                                                                                                                   }
                                                                                                                                                                                                                                                                                                                                 : isSet(
-                                                                                                                                                                                                                                                                                                                                      object.node_left,
+                                                                                                                                                                                                                                                                                                                                      object.list_presences,
                                                                                                                                                                                                                                                                                                                                     )
                                                                                                                                                                                                                                                                                                                                   ? {
                                                                                                                                                                                                                                                                                                                                       $case:
-                                                                                                                                                                                                                                                                                                                                        'nodeLeft',
-                                                                                                                                                                                                                                                                                                                                      nodeLeft:
-                                                                                                                                                                                                                                                                                                                                        NodeLeft.fromJSON(
-                                                                                                                                                                                                                                                                                                                                          object.node_left,
+                                                                                                                                                                                                                                                                                                                                        'listPresences',
+                                                                                                                                                                                                                                                                                                                                      listPresences:
+                                                                                                                                                                                                                                                                                                                                        GuildRequest.fromJSON(
+                                                                                                                                                                                                                                                                                                                                          object.list_presences,
                                                                                                                                                                                                                                                                                                                                         ),
                                                                                                                                                                                                                                                                                                                                     }
                                                                                                                                                                                                                                                                                                                                   : isSet(
-                                                                                                                                                                                                                                                                                                                                        object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                        object.activateSession,
                                                                                                                                                                                                                                                                                                                                       )
                                                                                                                                                                                                                                                                                                                                     ? {
                                                                                                                                                                                                                                                                                                                                         $case:
-                                                                                                                                                                                                                                                                                                                                          'voiceStateChange',
-                                                                                                                                                                                                                                                                                                                                        voiceStateChange:
-                                                                                                                                                                                                                                                                                                                                          VoiceStateChange.fromJSON(
-                                                                                                                                                                                                                                                                                                                                            object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                          'activateSession',
+                                                                                                                                                                                                                                                                                                                                        activateSession:
+                                                                                                                                                                                                                                                                                                                                          ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                                            object.activateSession,
                                                                                                                                                                                                                                                                                                                                           ),
                                                                                                                                                                                                                                                                                                                                       }
                                                                                                                                                                                                                                                                                                                                     : isSet(
-                                                                                                                                                                                                                                                                                                                                          object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                          object.activate_session,
                                                                                                                                                                                                                                                                                                                                         )
                                                                                                                                                                                                                                                                                                                                       ? {
                                                                                                                                                                                                                                                                                                                                           $case:
-                                                                                                                                                                                                                                                                                                                                            'voiceStateChange',
-                                                                                                                                                                                                                                                                                                                                          voiceStateChange:
-                                                                                                                                                                                                                                                                                                                                            VoiceStateChange.fromJSON(
-                                                                                                                                                                                                                                                                                                                                              object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                            'activateSession',
+                                                                                                                                                                                                                                                                                                                                          activateSession:
+                                                                                                                                                                                                                                                                                                                                            ActivateSession.fromJSON(
+                                                                                                                                                                                                                                                                                                                                              object.activate_session,
                                                                                                                                                                                                                                                                                                                                             ),
                                                                                                                                                                                                                                                                                                                                         }
                                                                                                                                                                                                                                                                                                                                       : isSet(
-                                                                                                                                                                                                                                                                                                                                            object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                            object.nodeLeft,
                                                                                                                                                                                                                                                                                                                                           )
                                                                                                                                                                                                                                                                                                                                         ? {
                                                                                                                                                                                                                                                                                                                                             $case:
-                                                                                                                                                                                                                                                                                                                                              'voiceRoomMoved',
-                                                                                                                                                                                                                                                                                                                                            voiceRoomMoved:
-                                                                                                                                                                                                                                                                                                                                              VoiceRoomMoved.fromJSON(
-                                                                                                                                                                                                                                                                                                                                                object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                              'nodeLeft',
+                                                                                                                                                                                                                                                                                                                                            nodeLeft:
+                                                                                                                                                                                                                                                                                                                                              NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                object.nodeLeft,
                                                                                                                                                                                                                                                                                                                                               ),
                                                                                                                                                                                                                                                                                                                                           }
                                                                                                                                                                                                                                                                                                                                         : isSet(
-                                                                                                                                                                                                                                                                                                                                              object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                              object.node_left,
                                                                                                                                                                                                                                                                                                                                             )
                                                                                                                                                                                                                                                                                                                                           ? {
                                                                                                                                                                                                                                                                                                                                               $case:
-                                                                                                                                                                                                                                                                                                                                                'voiceRoomMoved',
-                                                                                                                                                                                                                                                                                                                                              voiceRoomMoved:
-                                                                                                                                                                                                                                                                                                                                                VoiceRoomMoved.fromJSON(
-                                                                                                                                                                                                                                                                                                                                                  object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                                'nodeLeft',
+                                                                                                                                                                                                                                                                                                                                              nodeLeft:
+                                                                                                                                                                                                                                                                                                                                                NodeLeft.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                  object.node_left,
                                                                                                                                                                                                                                                                                                                                                 ),
                                                                                                                                                                                                                                                                                                                                             }
-                                                                                                                                                                                                                                                                                                                                          : undefined,
+                                                                                                                                                                                                                                                                                                                                          : isSet(
+                                                                                                                                                                                                                                                                                                                                                object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                              )
+                                                                                                                                                                                                                                                                                                                                            ? {
+                                                                                                                                                                                                                                                                                                                                                $case:
+                                                                                                                                                                                                                                                                                                                                                  'voiceStateChange',
+                                                                                                                                                                                                                                                                                                                                                voiceStateChange:
+                                                                                                                                                                                                                                                                                                                                                  VoiceStateChange.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                    object.voiceStateChange,
+                                                                                                                                                                                                                                                                                                                                                  ),
+                                                                                                                                                                                                                                                                                                                                              }
+                                                                                                                                                                                                                                                                                                                                            : isSet(
+                                                                                                                                                                                                                                                                                                                                                  object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                                )
+                                                                                                                                                                                                                                                                                                                                              ? {
+                                                                                                                                                                                                                                                                                                                                                  $case:
+                                                                                                                                                                                                                                                                                                                                                    'voiceStateChange',
+                                                                                                                                                                                                                                                                                                                                                  voiceStateChange:
+                                                                                                                                                                                                                                                                                                                                                    VoiceStateChange.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                      object.voice_state_change,
+                                                                                                                                                                                                                                                                                                                                                    ),
+                                                                                                                                                                                                                                                                                                                                                }
+                                                                                                                                                                                                                                                                                                                                              : isSet(
+                                                                                                                                                                                                                                                                                                                                                    object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                                  )
+                                                                                                                                                                                                                                                                                                                                                ? {
+                                                                                                                                                                                                                                                                                                                                                    $case:
+                                                                                                                                                                                                                                                                                                                                                      'voiceRoomMoved',
+                                                                                                                                                                                                                                                                                                                                                    voiceRoomMoved:
+                                                                                                                                                                                                                                                                                                                                                      VoiceRoomMoved.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                        object.voiceRoomMoved,
+                                                                                                                                                                                                                                                                                                                                                      ),
+                                                                                                                                                                                                                                                                                                                                                  }
+                                                                                                                                                                                                                                                                                                                                                : isSet(
+                                                                                                                                                                                                                                                                                                                                                      object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                                    )
+                                                                                                                                                                                                                                                                                                                                                  ? {
+                                                                                                                                                                                                                                                                                                                                                      $case:
+                                                                                                                                                                                                                                                                                                                                                        'voiceRoomMoved',
+                                                                                                                                                                                                                                                                                                                                                      voiceRoomMoved:
+                                                                                                                                                                                                                                                                                                                                                        VoiceRoomMoved.fromJSON(
+                                                                                                                                                                                                                                                                                                                                                          object.voice_room_moved,
+                                                                                                                                                                                                                                                                                                                                                        ),
+                                                                                                                                                                                                                                                                                                                                                    }
+                                                                                                                                                                                                                                                                                                                                                  : undefined,
     };
   },
 
@@ -3158,6 +3235,10 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       obj.commandPermissions = CommandPermissions.toJSON(message.command.commandPermissions);
     } else if (message.command?.$case === 'bulkBan') {
       obj.bulkBan = BulkBan.toJSON(message.command.bulkBan);
+    } else if (message.command?.$case === 'roleMemberIds') {
+      obj.roleMemberIds = GuildRequest.toJSON(message.command.roleMemberIds);
+    } else if (message.command?.$case === 'addRoleMembers') {
+      obj.addRoleMembers = RoleMembers.toJSON(message.command.addRoleMembers);
     } else if (message.command?.$case === 'memberPresence') {
       obj.memberPresence = MemberPresence.toJSON(message.command.memberPresence);
     } else if (message.command?.$case === 'listPresences') {
@@ -3783,6 +3864,24 @@ export const GuildCommand: MessageFns<GuildCommand> = {
       case 'bulkBan': {
         if (object.command?.bulkBan !== undefined && object.command?.bulkBan !== null) {
           message.command = { $case: 'bulkBan', bulkBan: BulkBan.fromPartial(object.command.bulkBan) };
+        }
+        break;
+      }
+      case 'roleMemberIds': {
+        if (object.command?.roleMemberIds !== undefined && object.command?.roleMemberIds !== null) {
+          message.command = {
+            $case: 'roleMemberIds',
+            roleMemberIds: GuildRequest.fromPartial(object.command.roleMemberIds),
+          };
+        }
+        break;
+      }
+      case 'addRoleMembers': {
+        if (object.command?.addRoleMembers !== undefined && object.command?.addRoleMembers !== null) {
+          message.command = {
+            $case: 'addRoleMembers',
+            addRoleMembers: RoleMembers.fromPartial(object.command.addRoleMembers),
+          };
         }
         break;
       }
@@ -6149,6 +6248,112 @@ export const BanTarget: MessageFns<BanTarget> = {
     message.userId = object.userId ?? '';
     message.body = object.body ?? '';
     message.userJson = object.userJson ?? '';
+    return message;
+  },
+};
+
+function createBaseRoleMembers(): RoleMembers {
+  return { caller: undefined, roleId: '', body: '' };
+}
+
+export const RoleMembers: MessageFns<RoleMembers> = {
+  encode(message: RoleMembers, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.roleId !== '') {
+      writer.uint32(18).string(message.roleId);
+    }
+    if (message.body !== '') {
+      writer.uint32(26).string(message.body);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RoleMembers {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRoleMembers();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.roleId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RoleMembers {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      roleId: isSet(object.roleId)
+        ? globalThis.String(object.roleId)
+        : isSet(object.role_id)
+          ? globalThis.String(object.role_id)
+          : '',
+      body: isSet(object.body) ? globalThis.String(object.body) : '',
+    };
+  },
+
+  toJSON(message: RoleMembers): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.roleId !== '') {
+      obj.roleId = message.roleId;
+    }
+    if (message.body !== '') {
+      obj.body = message.body;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RoleMembers>): RoleMembers {
+    return RoleMembers.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RoleMembers>): RoleMembers {
+    const message = createBaseRoleMembers();
+    message.caller =
+      object.caller !== undefined && object.caller !== null ? Caller.fromPartial(object.caller) : undefined;
+    message.roleId = object.roleId ?? '';
+    message.body = object.body ?? '';
     return message;
   },
 };
