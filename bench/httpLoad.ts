@@ -16,13 +16,9 @@ export interface LoadResult {
   readonly latencies: readonly number[];
 }
 
-/** Several rounds of one load as one: requests and seconds summed, percentiles over every latency. */
-export function pooled(rounds: readonly LoadResult[]): LoadResult {
-  const latencies = rounds.flatMap((round) => round.latencies);
-  const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+/** A load's figures from every latency it timed, over `seconds`. */
+function loadResult(clients: number, latencies: readonly number[], seconds: number, errors: number): LoadResult {
   const { p50, p99 } = summarize(latencies);
-  const errors = rounds.reduce((sum, round) => sum + round.errors, 0);
-  const clients = rounds[0]?.clients ?? 0;
   return {
     clients,
     requests: latencies.length,
@@ -33,6 +29,19 @@ export function pooled(rounds: readonly LoadResult[]): LoadResult {
     seconds,
     latencies,
   };
+}
+
+/** Several rounds of one load as one: requests and seconds summed, percentiles over every latency. */
+export function pooled(rounds: readonly LoadResult[]): LoadResult {
+  const sum = (figure: (round: LoadResult) => number): number =>
+    rounds.reduce((total, round) => total + figure(round), 0);
+  const latencies = rounds.flatMap((round) => round.latencies);
+  return loadResult(
+    rounds[0]?.clients ?? 0,
+    latencies,
+    sum((round) => round.seconds),
+    sum((round) => round.errors),
+  );
 }
 
 /** One request of a closed loop: a target's path and token, and the body to POST (none: a GET). */
@@ -85,17 +94,7 @@ async function closedLoop(
   );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  const { p50, p99 } = summarize(latencies);
-  return {
-    clients,
-    requests: latencies.length,
-    perSecond: latencies.length / seconds,
-    p50,
-    p99,
-    errors,
-    seconds,
-    latencies,
-  };
+  return loadResult(clients, latencies, seconds, errors);
 }
 
 /**

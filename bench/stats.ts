@@ -7,7 +7,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** p50/p99/max of raw samples (ms). */
-export function summarize(samples: number[]): { p50: number; p99: number; max: number; n: number } {
+export function summarize(samples: readonly number[]): { p50: number; p99: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     p50: percentile(sorted, 50),

@@ -40,7 +40,7 @@ async function saveBans(rt: GuildRuntime, bans: Record<string, BanEntry>): Promi
 }
 
 /** How far back a ban deletes the user's messages, in seconds: delete_message_seconds, else the older _days. */
-function purgeSeconds(body: BanCreateBody): number {
+function deleteSeconds(body: BanCreateBody): number {
   return body.delete_message_seconds ?? (body.delete_message_days ?? 0) * 86_400;
 }
 
@@ -48,13 +48,13 @@ function purgeSeconds(body: BanCreateBody): number {
  * Tells each channel that holds messages to delete the banned user's messages of the last `seconds` (Discord deletes
  * them in every channel of the guild, whoever may see it); a tell, as Discord's purge also runs after the reply.
  */
-function purgeMessages(rt: GuildRuntime, userIds: readonly string[], seconds: number): void {
+function purgeMessages(rt: GuildRuntime, userIds: string[], seconds: number): void {
   // One below the first id of that millisecond, so a message written in it goes too.
   const sinceId = (BigInt(snowflakeAt(rt.nowMs() - seconds * 1000)) - 1n).toString();
   for (const channel of rt.state.channels.values()) {
     if (!holdsMessages(channel.type)) continue;
     rt.ctx.tell(ActorKind.Channel, channel.id, {
-      command: { $case: 'purgeAuthor', purgeAuthor: { userIds: [...userIds], sinceId } },
+      command: { $case: 'purgeAuthor', purgeAuthor: { userIds, sinceId } },
     });
   }
 }
@@ -84,7 +84,7 @@ function mayBan(state: GuildState, actorId: string, userId: string): boolean {
  * Bans each user (a member is removed), tells GUILD_BAN_ADD and starts the purge of their recent messages; the
  * bans are written in one guild record.
  */
-async function ban(rt: GuildRuntime, added: ReadonlyMap<string, BanEntry>, purge: { seconds: number }): Promise<void> {
+async function ban(rt: GuildRuntime, added: ReadonlyMap<string, BanEntry>, purgeSeconds: number): Promise<void> {
   const state = rt.state;
   await saveBans(rt, { ...bansOf(state), ...Object.fromEntries(added) });
   for (const [userId, entry] of added) {
@@ -92,7 +92,7 @@ async function ban(rt: GuildRuntime, added: ReadonlyMap<string, BanEntry>, purge
     if (member) await dropMember(rt, member);
     rt.emit('GUILD_BAN_ADD', { guild_id: state.id, user: entry.user }, (u) => seesBans(state, u));
   }
-  if (purge.seconds > 0) purgeMessages(rt, [...added.keys()], purge.seconds);
+  if (purgeSeconds > 0) purgeMessages(rt, [...added.keys()], purgeSeconds);
 }
 
 /** put_ban (BAN_MEMBERS; a member also needs a lower top role than the actor): removes them, GUILD_BAN_ADD. */
@@ -103,7 +103,7 @@ export async function putBan(rt: GuildRuntime, target: BanTarget): Promise<Guild
   if (!mayBan(state, actorId, target.userId)) throw new MissingPermissionsError('ROLE_HIERARCHY');
   const body = bodyOf(BanCreateSchema, target.body);
   const user = state.members.get(target.userId)?.user ?? userSnapshot(target.userJson, target.userId);
-  await ban(rt, new Map([[target.userId, { user, reason: body.reason ?? null }]]), { seconds: purgeSeconds(body) });
+  await ban(rt, new Map([[target.userId, { user, reason: body.reason ?? null }]]), deleteSeconds(body));
   return emptyReply();
 }
 
@@ -130,7 +130,7 @@ export async function bulkBan(rt: GuildRuntime, request: BulkBan): Promise<Guild
     added.set(userId, { user, reason: body.reason ?? null });
   }
   if (added.size === 0) throw new BadRequestError('Failed to ban users', 500_000);
-  await ban(rt, added, { seconds: body.delete_message_seconds ?? 0 });
+  await ban(rt, added, body.delete_message_seconds ?? 0);
   return jsonReply({ banned_users: [...added.keys()], failed_users: failed });
 }
 
